@@ -1,0 +1,5 @@
+"""Enable ``python -m planner``."""
+
+from planner.cli import cli
+
+cli()

@@ -1,0 +1,77 @@
+"""What both solvers share: the raw move they find, turning moves into verified plans, and the result type."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from planner.elfenland.plan import Pay, Plan, Step, cheapest_cards
+from planner.elfenland.position import Hand, Position
+from planner.errors import IllegalStepError, SolverError
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """A step as a solver finds it: a caravan names how many cards it takes, not which (``cards`` None)."""
+
+    frm: str
+    to: str
+    connection: str
+    pay: Pay
+    cards: Hand | None
+    """Exact cards, or None for a caravan of ``count`` cards paid from what is left at the end."""
+    count: int
+
+
+def assemble(position: Position, moves: list[Move] | tuple[Move, ...], *, proven: bool, solver: str) -> Plan:
+    """Turn solver moves into a verified plan, paying caravans with the least valuable cards left over.
+
+    Raises:
+        SolverError: the route does not replay legally (a solver bug: never shown to a player as a plan).
+    """
+    specific = Hand()
+    for move in moves:
+        if move.cards is not None:
+            specific = specific + move.cards
+    try:
+        spare = position.hand.without(specific)
+        steps = []
+        for move in moves:
+            cards = move.cards
+            if cards is None:
+                cards = cheapest_cards(spare, move.count)
+                spare = spare.without(cards)
+            steps.append(Step(move.frm, move.to, move.connection, move.pay, cards))
+        return Plan.of(position, steps, proven=proven, solver=solver)
+    except (ValueError, IllegalStepError) as exc:
+        route = " ".join(f"{m.to}/{m.cards or m.count}" for m in moves)
+        raise SolverError(f"{solver} returned an illegal route on {position}: {route}: {exc}") from exc
+
+
+@dataclass(frozen=True, slots=True)
+class Solution:
+    """What :func:`solve` returns: the best plan and its runners-up."""
+
+    plans: tuple[Plan, ...]
+    """Best first; alternatives differ in (towns collected, end town)."""
+    proven: bool
+    """Whether the best plan is proven optimal."""
+    solver: str
+    elapsed: float
+    """Wall-clock seconds spent solving."""
+    stats: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def plan(self) -> Plan:
+        """The best plan."""
+        return self.plans[0]
+
+
+def plan_key(plan: Plan) -> tuple[frozenset[str], str]:
+    """What makes two alternatives different: the towns collected and the end town."""
+    return frozenset(plan.new_towns), plan.end
+
+
+def objective(plan: Plan) -> tuple[int, int]:
+    """Larger is better: (score, -cards spent)."""
+    return plan.value
