@@ -1,0 +1,132 @@
+"""Plans as explanation records: plain data for the renderers (no styling, no terminal strings)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from planner.elfenland.plan import Pay, Plan
+from planner.elfenland.position import Position
+from planner.elfenland.solvers.common import Solution
+
+SCHEMA = "elfenland-planner/1"
+
+
+@dataclass(frozen=True, slots=True)
+class StepRecord:
+    """One step as a player reads it."""
+
+    number: int
+    frm: str
+    """Town name."""
+    to: str
+    via: str
+    """``road``, ``river`` or ``lake``."""
+    terrain: str
+    """Terrain of a road, ``downstream``/``upstream`` for a river, the lake's name for a ferry."""
+    pay: str
+    """``counter``, ``caravan`` or ``raft``."""
+    counter: str | None
+    """The counter's transport on that road (None on water)."""
+    obstacle: bool
+    cards: list[str]
+    """Card names paid, one per card."""
+    letters: str
+    """Cards paid in compact notation (``DD``)."""
+    new_town: bool
+    cards_left: str
+
+
+def step_records(plan: Plan) -> list[StepRecord]:
+    """The plan's steps with everything a table needs."""
+    position = plan.position
+    board = position.board
+    tiles = position.tile_map()
+    hand = position.hand
+    collected = set(position.visited)
+    records = []
+    for number, step in enumerate(plan.steps, 1):
+        connection = board.connections[step.connection]
+        tile = tiles.get(step.connection)
+        if connection.is_road:
+            terrain = str(connection.terrain)
+        elif connection.lake:
+            terrain = connection.lake
+        else:
+            terrain = "downstream" if connection.downstream_to == step.to else "upstream"
+        hand = hand.without(step.cards)
+        new = step.to not in collected and board.towns[step.to].has_marker
+        collected.add(step.to)
+        records.append(StepRecord(
+            number=number,
+            frm=board.towns[step.frm].name,
+            to=board.towns[step.to].name,
+            via=connection.kind,
+            terrain=terrain,
+            pay=str(step.pay),
+            counter=tile.transport.title if tile and tile.transport and step.pay is not Pay.RAFT else None,
+            obstacle=bool(tile and tile.obstacle),
+            cards=step.cards.names(),
+            letters=str(step.cards),
+            new_town=new,
+            cards_left=str(hand),
+        ))
+    return records
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def verdict(plan: Plan) -> str:
+    """One line: ``5 new towns, 7 cards, ends in Tichih, keep dragon dragon raft``."""
+    board = plan.position.board
+    parts = [_plural(len(plan.new_towns), "new town"), _plural(plan.cards_spent, "card")]
+    parts.append(f"ends in {board.towns[plan.end].name}")
+    if plan.outcome.home_penalty:
+        parts.append(f"{plan.outcome.home_penalty} from home (score {plan.score})")
+    elif plan.position.scores_home:
+        parts.append(f"home, score {plan.score}")
+    keep = plan.keep
+    parts.append("keep " + " ".join(keep.names()) if len(keep) else "no cards left")
+    dropped = len(plan.outcome.cards_left) - len(keep)
+    if dropped > 0:
+        parts[-1] += f" (discard {dropped})"
+    return ", ".join(parts)
+
+
+def plan_dict(plan: Plan) -> dict[str, object]:
+    """The JSON shape of one plan (see README, "JSON output")."""
+    board = plan.position.board
+    return {
+        "score": plan.score,
+        "new_towns": [board.towns[t].name for t in plan.new_towns],
+        "home_penalty": plan.outcome.home_penalty,
+        "cards_spent": plan.cards_spent,
+        "end": board.towns[plan.end].name,
+        "keep": plan.keep.names(),
+        "cards_left": plan.outcome.cards_left.names(),
+        "route": str(plan),
+        "steps": [
+            {"from": r.frm, "to": r.to, "via": r.via, "pay": r.pay, "cards": r.cards,
+             "connection": s.connection, "new_town": r.new_town}
+            for r, s in zip(step_records(plan), plan.steps, strict=True)
+        ],
+    }
+
+
+def solution_dict(position: Position, solution: Solution, *, source: str | None = None) -> dict[str, object]:
+    """The JSON document for one solved position: the best plan's fields at top level, then alternatives."""
+    best = plan_dict(solution.plan)
+    document: dict[str, object] = {"schema": SCHEMA}
+    if source is not None:
+        document["source"] = source
+    document.update({
+        "title": position.title,
+        "position": str(position),
+        **best,
+        "optimal": solution.proven,
+        "solver": solution.solver,
+        "seconds": round(solution.elapsed, 4),
+        "alternatives": [plan_dict(p) for p in solution.plans[1:]],
+    })
+    return document

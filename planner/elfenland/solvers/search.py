@@ -1,0 +1,284 @@
+"""Exact route search in pure Python: depth-first branch and bound over (town, collected towns, cards left).
+
+Modelling assumptions (guarded by the solver-agreement tests):
+
+- A walk is searched step by step; towns and roads may repeat. Every step costs at least one card, so every walk
+  is finite and the search space is finite.
+- Under the default ("always") caravan rule the order of payments does not matter, because no card is drawn
+  during a move. A caravan is therefore recorded as a number of *any* cards to be chosen at the end: the cards
+  left are a vector ``h`` of cards not yet paid to counters or rafts, plus a budget ``s`` of cards not yet
+  committed at all. A route is legal iff every ``h`` stays ≥ 0 and ``s`` stays ≥ 0; caravans are then paid with
+  the least valuable cards that remain (``common.assemble``). Under the ``strict`` caravan rule the hand at
+  each moment matters, so caravans pay explicit cards and the search branches over which.
+- State (town, collected, h, s) dominates (town, collected, h', s') when h ≥ h' and s ≥ s': everything the
+  second can still do, the first can do with no more cards. Dominated states are not expanded.
+- Bound: the towns still collectable are at most as many as the cheapest ways into distinct uncollected towns
+  that the budget can pay for (sum of the smallest entry costs ≤ s), which also bounds the cards needed to
+  reach a given score.
+"""
+
+from __future__ import annotations
+
+import itertools
+import time
+from dataclasses import dataclass
+
+from planner.elfenland.plan import Pay, raft_cost
+from planner.elfenland.position import Hand, Position
+from planner.elfenland.rules import TRANSPORTS, Transport, counter_cost
+from planner.elfenland.solvers.common import Move, Solution, assemble
+
+_RAFT = TRANSPORTS.index(Transport.RAFT)
+_ANY = -1  # card index of a caravan's any-card payment
+
+
+# Cards left are packed in one integer, eight bits per field: fields 0..6 hold the cards of each type not yet
+# paid to counters or rafts (h), field 7 the budget of cards not yet committed at all (s). Bit 7 of every field
+# is kept clear, so "a >= b in every field" is one subtraction: ((a | GUARD) - b) & GUARD == GUARD.
+_BITS = 8
+_FIELD = (1 << _BITS) - 1
+_BUDGET = len(TRANSPORTS) * _BITS
+_GUARD = sum(1 << (i * _BITS + _BITS - 1) for i in range(len(TRANSPORTS) + 1))
+
+
+def _pack(h: tuple[int, ...], s: int) -> int:
+    packed = s << _BUDGET
+    for i, n in enumerate(h):
+        packed |= n << (i * _BITS)
+    return packed
+
+
+def _unpack(packed: int) -> tuple[tuple[int, ...], int]:
+    return tuple((packed >> (i * _BITS)) & _FIELD for i in range(len(TRANSPORTS))), packed >> _BUDGET
+
+
+def _covers(a: int, b: int) -> bool:
+    """Whether every field of ``a`` is at least the field of ``b``."""
+    return ((a | _GUARD) - b) & _GUARD == _GUARD
+
+
+@dataclass(frozen=True, slots=True)
+class _Option:
+    """One way to take one step from a town."""
+
+    to: int
+    connection: str
+    pay: Pay
+    card: int
+    """Index of the card type paid, or _ANY for a caravan."""
+    count: int
+    strict_card: int = _ANY
+    """For caravans under the strict rule: the counter's card type and cost that must be unaffordable."""
+    strict_cost: int = 0
+    delta: int = 0
+    """What paying this option takes off the packed cards (the chosen type, if any, and the budget)."""
+    paid: Hand | None = None
+    """The exact cards paid (None for a caravan under the default rule: chosen at the end)."""
+
+    @classmethod
+    def make(cls, to: int, connection: str, pay: Pay, card: int, count: int, strict_card: int = _ANY,
+             strict_cost: int = 0) -> _Option:
+        if card == _ANY:
+            return cls(to, connection, pay, card, count, strict_card, strict_cost, count << _BUDGET, None)
+        paid = Hand(tuple(count if i == card else 0 for i in range(len(TRANSPORTS))))
+        return cls(to, connection, pay, card, count, strict_card, strict_cost,
+                   (count << _BUDGET) | (count << (card * _BITS)), paid)
+
+
+class SearchTimeout(Exception):
+    """The search ran out of its time budget (the best route so far is not proven)."""
+
+
+class _Search:
+    def __init__(self, position: Position, *, alternatives: int, deadline: float | None) -> None:
+        self.position = position
+        self.alternatives = max(1, alternatives)
+        self.deadline = deadline
+        self.strict = position.rules.caravan_when == "strict"
+        board = position.board
+        self.codes = list(board.towns)
+        index = {code: i for i, code in enumerate(self.codes)}
+        collectable = position.collectable()
+        self.bit = [(1 << i) if code in collectable else 0 for i, code in enumerate(self.codes)]
+        self.penalty = [position.home_penalty(code) for code in self.codes]
+        options: list[list[_Option]] = [[] for _ in self.codes]
+        tiles = position.tile_map()
+        size = len(position.hand)
+        for c in board.connections.values():
+            for frm, to in ((c.a, c.b), (c.b, c.a)):
+                here = options[index[frm]]
+                if not c.is_road:
+                    here.append(_Option.make(index[to], c.id, Pay.RAFT, _RAFT, raft_cost(c, frm)))
+                    continue
+                tile = tiles.get(c.id)
+                if tile is None or tile.transport is None:
+                    continue
+                cost = counter_cost(tile.transport, c.terrain, obstacle=tile.obstacle)
+                assert cost is not None
+                card = TRANSPORTS.index(tile.transport)
+                here.append(_Option.make(index[to], c.id, Pay.COUNTER, card, cost))
+                price = position.rules.caravan_cost(cost, obstacle=tile.obstacle)
+                if price <= size:
+                    here.append(_Option.make(index[to], c.id, Pay.CARAVAN, _ANY, price, card, cost))
+        hand = position.hand.counts
+        self.options = [[o for o in opts if o.card == _ANY or o.count <= hand[o.card]] for opts in options]
+        # Ways into each collectable town, cheapest first, for the bound.
+        self.entries: list[tuple[int, list[tuple[int, int]]]] = []
+        for i in range(len(self.codes)):
+            if self.bit[i]:
+                ways = sorted({(o.card * _BITS if o.card != _ANY else _ANY, o.count)
+                               for opts in self.options for o in opts if o.to == i}, key=lambda w: w[1])
+                if ways:
+                    self.entries.append((self.bit[i], ways))
+        self.start = index[position.at]
+        self.size = size
+        # Results: best value per (collected, end) and the moves reaching it.
+        self.found: dict[tuple[int, int], tuple[tuple[int, int], tuple[Move, ...]]] = {}
+        self.threshold: tuple[int, int] = (-(10**9), -(10**9))
+        self.frontier: dict[tuple[int, int], list[int]] = {}
+        self.nodes = 0
+
+    # -- the bound ---------------------------------------------------------------------------------------------
+    def _prunable(self, new: int, mask: int, cards: int) -> bool:
+        best_score, best_neg_spent = self.threshold
+        s = cards >> _BUDGET
+        costs = []
+        for bit, ways in self.entries:
+            if mask & bit:
+                continue
+            for shift, count in ways:
+                if count > s:
+                    break
+                if shift == _ANY or (cards >> shift) & _FIELD >= count:
+                    costs.append(count)
+                    break
+        costs.sort()
+        extra, budget, needed = 0, s, 0
+        for cost in costs:
+            if cost > budget:
+                break
+            budget -= cost
+            needed += cost
+            extra += 1
+        top = new + extra
+        if top != best_score:
+            return top < best_score
+        return self.size - s + needed >= -best_neg_spent
+
+    # -- results -------------------------------------------------------------------------------------------------
+    def _record(self, town: int, mask: int, new: int, s: int, path: list[Move]) -> None:
+        value = (new - self.penalty[town], s - self.size)
+        if value <= self.threshold:
+            return
+        key = (mask, town)
+        old = self.found.get(key)
+        if old is not None and old[0] >= value:
+            return
+        self.found[key] = (value, tuple(path))
+        if len(self.found) > self.alternatives:
+            worst = min(self.found, key=lambda k: self.found[k][0])
+            del self.found[worst]
+        if len(self.found) >= self.alternatives:
+            self.threshold = min(v for v, _ in self.found.values())
+
+    # -- the walk ------------------------------------------------------------------------------------------------
+    def _dominated(self, town: int, mask: int, cards: int) -> bool:
+        s = cards >> _BUDGET
+        if s < self.size:
+            # More cards of a type than the budget can never be spent: cap them, so more states compare.
+            for i in range(len(TRANSPORTS)):
+                shift = i * _BITS
+                n = (cards >> shift) & _FIELD
+                if n > s:
+                    cards -= (n - s) << shift
+        key = (town, mask)
+        seen = self.frontier.get(key)
+        if seen is None:
+            self.frontier[key] = [cards]
+            return False
+        guarded = cards | _GUARD
+        for other in seen:
+            if ((other | _GUARD) - cards) & _GUARD == _GUARD:
+                return True
+        seen[:] = [other for other in seen if (guarded - other) & _GUARD != _GUARD]
+        seen.append(cards)
+        return False
+
+    def run(self) -> None:
+        self._visit(self.start, 0, 0, _pack(self.position.hand.counts, self.size), [])
+
+    def _visit(self, town: int, mask: int, new: int, cards: int, path: list[Move]) -> None:
+        self.nodes += 1
+        if self.deadline is not None and self.nodes & 1023 == 0 and time.perf_counter() > self.deadline:
+            raise SearchTimeout
+        s = cards >> _BUDGET
+        self._record(town, mask, new, s, path)
+        if s == 0 or self._prunable(new, mask, cards):
+            return
+        children = []
+        bits = self.bit
+        for option in self.options[town]:
+            to = option.to
+            gain = 1 if bits[to] and not mask & bits[to] else 0
+            for child, cards_paid in self._payments(option, cards, s):
+                children.append((-gain, option.count, len(children), to, gain, child, option, cards_paid))
+        children.sort()
+        code = self.codes[town]
+        for _, _, _, to, gain, child, option, cards_paid in children:
+            child_mask = mask | bits[to] if gain else mask
+            if self._dominated(to, child_mask, child):
+                continue
+            path.append(Move(code, self.codes[to], option.connection, option.pay, cards_paid, option.count))
+            self._visit(to, child_mask, new + gain, child, path)
+            path.pop()
+
+    def _payments(self, option: _Option, cards: int, s: int) -> list[tuple[int, Hand | None]]:
+        count = option.count
+        if count > s:
+            return []
+        if option.card != _ANY:
+            if (cards >> (option.card * _BITS)) & _FIELD < count:
+                return []
+            return [(cards - option.delta, option.paid)]
+        if not self.strict:
+            return [(cards - option.delta, None)]
+        h, _ = _unpack(cards)
+        if h[option.strict_card] >= option.strict_cost:
+            return []
+        # Strict rule: the hand is exact (h sums to s), so branch over which cards the caravan takes.
+        return [(_pack(tuple(a - b for a, b in zip(h, combo, strict=True)), s - count), Hand(combo))
+                for combo in _sub_multisets(h, count)]
+
+
+def _sub_multisets(h: tuple[int, ...], count: int) -> list[tuple[int, ...]]:
+    """Every way to take ``count`` cards from the hand ``h`` (as count vectors)."""
+    result = []
+    for combo in itertools.combinations_with_replacement(range(len(h)), count):
+        taken = [0] * len(h)
+        for i in combo:
+            taken[i] += 1
+        if all(t <= n for t, n in zip(taken, h, strict=True)):
+            result.append(tuple(taken))
+    return result
+
+
+def solve_search(position: Position, *, alternatives: int = 1, time_limit: float | None = None) -> Solution:
+    """The best route (and ``alternatives - 1`` runners-up with other towns or end town) by exact search.
+
+    With ``time_limit`` (seconds) the search may stop early: the best route found is returned unproven.
+
+    Raises:
+        SolverError: a found route failed the verifier (a bug).
+    """
+    started = time.perf_counter()
+    search = _Search(position, alternatives=alternatives,
+                     deadline=None if time_limit is None else started + time_limit)
+    proven = True
+    try:
+        search.run()
+    except SearchTimeout:
+        proven = False
+    ranked = sorted(search.found.values(), key=lambda item: item[0], reverse=True)
+    plans = tuple(assemble(position, list(moves), proven=proven, solver="search") for _, moves in ranked)
+    stats = {"nodes": search.nodes, "states": sum(len(v) for v in search.frontier.values())}
+    return Solution(plans, proven, "search", time.perf_counter() - started, stats)
