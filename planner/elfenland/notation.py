@@ -142,6 +142,10 @@ def parse_cards(text: str, *, where: str = "hand") -> dict[Transport, int]:
                 counts[last] += 1
             pending = 1
             continue
+        if len(tok) > 1 and tok.isalpha() and tok.isupper():
+            bad = "".join(sorted(set(tok) - _CARD_LETTERS))
+            problems.append(f"unknown card letter {bad!r} in {tok!r} in {where}; card letters are P E C U T D R")
+            continue
         number, name, pending = pending, tok, 1
         counted = _COUNTED.match(tok)
         if counted and (counted.group(1) or counted.group(4)):

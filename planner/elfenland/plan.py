@@ -113,14 +113,16 @@ def verify(position: Position, steps: tuple[Step, ...] | list[Step]) -> Outcome:
                 raise fail(f"no counter on road {connection.id}: a road without a counter cannot be travelled")
             cost = counter_cost(tile.transport, connection.terrain, obstacle=tile.obstacle)
             assert cost is not None, "validated positions carry counters only where they can travel"
+            wanted = Hand.from_counts({tile.transport: cost})
+            price = rules.caravan_cost(cost, obstacle=tile.obstacle)
+            price_text = (f"the {tile.transport.title}{' + obstacle' if tile.obstacle else ''} counter on "
+                          f"{connection.id} costs {wanted} (or any {price} cards as a caravan), not {cards}")
             if step.pay is Pay.COUNTER:
-                wanted = Hand.from_counts({tile.transport: cost})
                 if cards != wanted:
-                    raise fail(f"the {tile.transport.title} counter on {connection.id} costs {wanted}, not {cards}")
+                    raise fail(price_text)
             elif step.pay is Pay.CARAVAN:
-                price = rules.caravan_cost(cost, obstacle=tile.obstacle)
                 if len(cards) != price:
-                    raise fail(f"a caravan on {connection.id} costs {price} cards, not {len(cards)} ({cards})")
+                    raise fail(price_text)
                 if rules.caravan_when == "strict" and hand[tile.transport] >= cost:
                     raise fail(
                         f"strict caravan rule: the hand can pay the {tile.transport.title} counter on "

@@ -11,7 +11,7 @@ from planner.elfenland.board import Board
 from planner.elfenland.explain import step_records, verdict
 from planner.elfenland.plan import Plan, raft_cost
 from planner.elfenland.position import Position
-from planner.elfenland.rules import COUNTER_TRANSPORTS, Rules, counter_cost
+from planner.elfenland.rules import COUNTER_TRANSPORTS, Rules, Transport, counter_cost
 from planner.elfenland.solvers.common import Solution
 
 PAY_STYLE = {"counter": "green", "caravan": "magenta", "raft": "blue"}
@@ -124,9 +124,9 @@ def town_links_table(board: Board, code: str, rules: Rules) -> Table:
     table.add_column("to")
     table.add_column("link")
     for transport in COUNTER_TRANSPORTS:
-        table.add_column(transport.title, justify="center")
-    table.add_column("caravan", justify="center")
-    table.add_column("raft", justify="center")
+        table.add_column(transport.letter, justify="center")
+    table.add_column("any", justify="center")
+    table.add_column("R", justify="center")
     for c in board.links(code):
         other = board.towns[c.other(code)].name
         if c.is_road:
@@ -142,5 +142,8 @@ def town_links_table(board: Board, code: str, rules: Rules) -> Table:
             way = c.lake or ("downstream" if c.downstream_to != code else "upstream")
             table.add_row(other, f"{c.kind} ({way})", *["—"] * len(COUNTER_TRANSPORTS), "—",
                           str(raft_cost(c, code)))
-    table.caption = "cards per crossing; an obstacle adds 1 matching card (a caravan: 1 more card)"
+    letters = ", ".join(f"{t.letter} {t.title}" for t in (*COUNTER_TRANSPORTS, Transport.RAFT))
+    table.caption = (f"cards per crossing ({letters}; any = caravan of any cards); "
+                     "an obstacle adds 1 matching card, or 1 more caravan card")
+    table.caption_justify = "left"
     return table
