@@ -29,19 +29,26 @@ EXIT_ERROR, EXIT_INPUT, EXIT_NO_PLAN = 1, 2, 3
 
 
 class PlannerCliError(click.ClickException):
-    """A planner error shown as ``error: ...`` with the documented exit code."""
-
-    def __init__(self, error: PlannerError) -> None:
-        super().__init__(str(error))
-        if isinstance(error, IllegalPositionError | NotationError | IllegalStepError):
-            self.exit_code = EXIT_INPUT
-        elif isinstance(error, NoPlanError):
-            self.exit_code = EXIT_NO_PLAN
-        else:
-            self.exit_code = EXIT_ERROR
+    """A planner error shown as ``error: ...``; subclasses carry the documented exit codes."""
 
     def show(self, file: Any = None) -> None:
         click.echo(f"error: {self.message}", err=True)
+
+
+class InputCliError(PlannerCliError):
+    exit_code = EXIT_INPUT
+
+
+class NoPlanCliError(PlannerCliError):
+    exit_code = EXIT_NO_PLAN
+
+
+def _cli_error(error: PlannerError) -> PlannerCliError:
+    if isinstance(error, IllegalPositionError | NotationError | IllegalStepError):
+        return InputCliError(str(error))
+    if isinstance(error, NoPlanError):
+        return NoPlanCliError(str(error))
+    return PlannerCliError(str(error))
 
 
 def _stdout() -> Console:
@@ -49,7 +56,7 @@ def _stdout() -> Console:
 
 
 def _fail(error: PlannerError) -> NoReturn:
-    raise PlannerCliError(error)
+    raise _cli_error(error)
 
 
 def position_options(func: Callable[..., Any]) -> Callable[..., Any]:
@@ -146,7 +153,7 @@ def route(sources: tuple[str, ...], solver: str, time_limit: float, seed: int, a
       elfenland route scenarios/ --json
     """
     overrides = _overrides(kwargs)
-    paths = list(expand_sources(sources)) or [None]
+    paths: list[str | None] = [*expand_sources(sources)] or [None]
     if (svg or png) and len(paths) > 1:
         _fail(NotationError("--svg/--png draw one position; give a single position file"))
     console = _stdout()
@@ -174,7 +181,7 @@ def route(sources: tuple[str, ...], solver: str, time_limit: float, seed: int, a
         if svg or png:
             _draw(position, solution.plans, svg, png)
     if failed is not None:
-        sys.exit(PlannerCliError(failed).exit_code)
+        sys.exit(_cli_error(failed).exit_code)
 
 
 def _draw(position: Position, plans: Any, svg: str | None, png: str | None) -> None:

@@ -27,7 +27,7 @@ def random_position(
     rng.shuffle(roads)
     counters = rng.randint(0, len(roads)) if counters is None else min(counters, len(roads))
     stock = dict(COUNTERS)
-    tiles = []
+    tiles: list[Tile] = []
     for road in roads:
         if len(tiles) >= counters:
             break

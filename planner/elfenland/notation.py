@@ -10,7 +10,7 @@ import difflib
 import functools
 import re
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 from planner.elfenland.board import Board, Connection, Terrain, load_board
 from planner.elfenland.rules import TRANSPORTS, Transport
@@ -27,7 +27,7 @@ def normalize(text: str) -> str:
 class _Names:
     """A forgiving lookup from names, aliases, codes and unique prefixes to keys."""
 
-    def __init__(self, kind: str, entries: dict[str, Iterable[str]], display: dict[str, str]) -> None:
+    def __init__(self, kind: str, entries: Mapping[str, Iterable[str]], display: Mapping[str, str]) -> None:
         self.kind = kind
         self.display = display
         self.exact: dict[str, set[str]] = {}

@@ -215,7 +215,7 @@ class _Search:
         self._record(town, mask, new, s, path)
         if s == 0 or self._prunable(new, mask, cards):
             return
-        children = []
+        children: list[tuple[int, int, int, int, int, int, _Option, Hand | None]] = []
         bits = self.bit
         for option in self.options[town]:
             to = option.to
