@@ -203,3 +203,48 @@ def test_show_needs_an_output(run) -> None:
     result = run("show", "--at", "elv")
     assert result.exit_code == 2
     assert "--svg" in result.output
+
+
+def test_python_dash_m_planner() -> None:
+    import subprocess
+    import sys
+
+    result = subprocess.run([sys.executable, "-m", "planner", "--version"], capture_output=True, text=True,
+                            check=False)
+    assert result.returncode == 0
+    assert "elfenland" in result.stdout
+
+
+def test_default_path_does_not_import_ortools() -> None:
+    import subprocess
+    import sys
+
+    code = ("import sys; from click.testing import CliRunner; from planner.cli import cli; "
+            "r = CliRunner().invoke(cli, ['route', '--at', 'riv', '--hand', 'ED', '--tile', 'riv-thr E']); "
+            "assert r.exit_code == 0, r.output; print('ortools' in sys.modules, 'networkx' in sys.modules)")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["False", "False"]
+
+
+def test_route_and_show_draw_pictures(run, tmp_path: Path) -> None:
+    import xml.etree.ElementTree as ET
+
+    svg = tmp_path / "route.svg"
+    result = run("route", *POSITION, "--svg", str(svg))
+    assert result.exit_code == 0, result.output
+    steps = [g for g in ET.parse(svg).iter() if g.get("class") == "step" and g.get("data-plan") == "0"]
+    assert [(g.get("data-from"), g.get("data-to")) for g in steps] == [("RIV", "THR"), ("THR", "JAC")]
+    shown = tmp_path / "position.svg"
+    result = run("show", *POSITION, "--svg", str(shown))
+    assert result.exit_code == 0, result.output
+    assert not [g for g in ET.parse(shown).iter() if g.get("class") == "step"]
+
+
+def test_bad_picture_path_is_a_clear_error(run, tmp_path: Path) -> None:
+    result = run("show", *POSITION, "--svg", str(tmp_path / "missing" / "x.svg"))
+    assert result.exit_code == 1
+    assert "does not exist" in result.output and "Traceback" not in result.output
+    result = run("route", *POSITION, "--png", str(tmp_path / "x.txt"))
+    assert result.exit_code == 1
+    assert "use a .svg or .png file name" in result.output
