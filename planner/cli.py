@@ -156,6 +156,7 @@ def route(sources: tuple[str, ...], solver: str, time_limit: float, seed: int, a
     paths: list[str | None] = [*expand_sources(sources)] or [None]
     if (svg or png) and len(paths) > 1:
         _fail(NotationError("--svg/--png draw one position; give a single position file"))
+    _check_pictures(svg, png)
     console = _stdout()
     failed: PlannerError | None = None
     for index, source in enumerate(paths):
@@ -184,14 +185,29 @@ def route(sources: tuple[str, ...], solver: str, time_limit: float, seed: int, a
         sys.exit(_cli_error(failed).exit_code)
 
 
-def _draw(position: Position, plans: Any, svg: str | None, png: str | None) -> None:
-    from planner.elfenland.svg import render_svg, write_picture  # only drawing pays for it
+def _check_pictures(*paths: str | None) -> None:
+    """Refuse a bad picture path before any solving, so the user does not wait for an error."""
+    from planner.elfenland.svg import check_picture_path  # only drawing pays for it
 
-    picture = render_svg(position, plans)
-    for path in (svg, png):
-        if path:
-            write_picture(picture, path)
-            click.echo(f"drew {path}", err=True)
+    try:
+        for path in paths:
+            if path:
+                check_picture_path(path)
+    except PlannerError as error:
+        _fail(error)
+
+
+def _draw(position: Position, plans: Any, svg: str | None, png: str | None) -> None:
+    from planner.elfenland.svg import render_svg, write_picture
+
+    try:
+        picture = render_svg(position, plans)
+        for path in (svg, png):
+            if path:
+                write_picture(picture, path)
+                click.echo(f"drew {path}", err=True)
+    except PlannerError as error:
+        _fail(error)
 
 
 @cli.command()
@@ -312,5 +328,6 @@ def show(source: str | None, svg: str | None, png: str | None, **kwargs: Any) ->
     """
     if not svg and not png:
         raise click.UsageError("say where to draw: --svg FILE or --png FILE")
+    _check_pictures(svg, png)
     position = _position(source, _overrides(kwargs))
     _draw(position, (), svg, png)

@@ -666,6 +666,21 @@ def _plan_colour(index: int) -> str:
 
 
 # -- files ------------------------------------------------------------------------------------------------------
+def check_picture_path(path: str | Path) -> Path:
+    """``path`` if a picture can be written there (``.svg`` or ``.png`` in an existing folder).
+
+    Raises:
+        PlannerError: an unsupported extension or a missing directory.
+    """
+    path = Path(path)
+    if path.suffix.lower() not in (".svg", ".png"):
+        raise PlannerError(f"cannot write picture {str(path)!r}: unknown format {path.suffix or '(none)'!r}; "
+                           "use a .svg or .png file name")
+    if not path.parent.is_dir():
+        raise PlannerError(f"cannot write picture {str(path)!r}: directory {str(path.parent)!r} does not exist")
+    return path
+
+
 def write_picture(svg_text: str, path: str | Path, *, scale: float = 1.0) -> Path:
     """Write the picture to ``path``: ``.svg`` as is, ``.png`` through the optional cairosvg converter.
 
@@ -673,15 +688,8 @@ def write_picture(svg_text: str, path: str | Path, *, scale: float = 1.0) -> Pat
         PlannerError: an unsupported extension, a missing directory, an unwritable file, or PNG output without
             the converter installed (the message says how to install it).
     """
-    path = Path(path)
-    suffix = path.suffix.lower()
-    if suffix not in (".svg", ".png"):
-        raise PlannerError(f"cannot write picture {str(path)!r}: unknown format {path.suffix or '(none)'!r}; "
-                           "use a .svg or .png file name")
-    folder = path.parent
-    if not folder.is_dir():
-        raise PlannerError(f"cannot write picture {str(path)!r}: directory {str(folder)!r} does not exist")
-    data = svg_text.encode("utf-8") if suffix == ".svg" else _to_png(svg_text, scale)
+    path = check_picture_path(path)
+    data = svg_text.encode("utf-8") if path.suffix.lower() == ".svg" else _to_png(svg_text, scale)
     try:
         path.write_bytes(data)
     except OSError as exc:
