@@ -12,29 +12,39 @@ data-to="THR" data-connection="RIV-THR:f" data-cards="E">`` and ``<g id="legend"
 Layout: every connection is a quadratic curve between town centres. It is straight, except where a road and a
 water link join the same two towns; there the two bow apart so that both stay visible. Labels (town names, step
 numbers with their cards) are placed by a small greedy search that keeps them off town circles, counters, other
-labels and, where it can, off lines; every text has a light halo drawn under it.
+labels and, where it can, off lines; every text has a light halo drawn under it. The geometry and the label
+placement live in :mod:`planner.elfenland.svg_layout`; this module builds the SVG elements and writes files.
 """
 
 from __future__ import annotations
 
-import math
-import re
 import xml.etree.ElementTree as ET
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
 from pathlib import Path
 
-from planner.elfenland.board import Board, Connection, Terrain
+from planner.elfenland.board import Terrain
 from planner.elfenland.plan import Plan, Step
 from planner.elfenland.position import Position
 from planner.elfenland.rules import COUNTER_TRANSPORTS, Transport
+from planner.elfenland.svg_layout import (
+    Box,
+    Layout,
+    Placer,
+    Point,
+    along,
+    closed_smooth_path,
+    fmt,
+    points_attr,
+    route_lines,
+    text_width,
+    trim,
+    wrap,
+)
 from planner.errors import PlannerError
 
 __all__ = ["render_svg", "write_picture", "PNG_INSTALL_HINT"]
 
 PNG_INSTALL_HINT = "pip install 'elfenland-planner[png]'"
-
-Point = tuple[float, float]
 
 MAP_W, MAP_H = 1000, 700
 PAD = 40
@@ -63,231 +73,12 @@ CURRENT = "#ff6d00"
 HOME = "#fdd835"
 VISITED_FILL = "#c4c4c4"
 
-TOWN_R = 15.0
-CAPITAL_R = 19.0
-PAIR_BEND = 40.0
-"""Control-point offset of a road and a water link between the same towns: they pass 20 px apart each way."""
-
-
-# -- geometry -------------------------------------------------------------------------------------------------
-@dataclass(frozen=True, slots=True)
-class _Curve:
-    """A quadratic Bezier from ``start`` to ``end``."""
-
-    start: Point
-    control: Point
-    end: Point
-
-    def at(self, t: float) -> Point:
-        u = 1 - t
-        return (u * u * self.start[0] + 2 * u * t * self.control[0] + t * t * self.end[0],
-                u * u * self.start[1] + 2 * u * t * self.control[1] + t * t * self.end[1])
-
-    def reversed(self) -> _Curve:
-        return _Curve(self.end, self.control, self.start)
-
-    def points(self, n: int = 48) -> list[Point]:
-        return [self.at(i / n) for i in range(n + 1)]
-
-    def d(self) -> str:
-        return f"M{_n(self.start[0])},{_n(self.start[1])} Q{_n(self.control[0])},{_n(self.control[1])} " \
-               f"{_n(self.end[0])},{_n(self.end[1])}"
-
-
-@dataclass(frozen=True, slots=True)
-class _Box:
-    """An axis-aligned rectangle (a label, a counter) used for collision tests."""
-
-    x: float
-    y: float
-    w: float
-    h: float
-
-    def overlap(self, other: _Box) -> float:
-        dx = min(self.x + self.w, other.x + other.w) - max(self.x, other.x)
-        dy = min(self.y + self.h, other.y + other.h) - max(self.y, other.y)
-        return dx * dy if dx > 0 and dy > 0 else 0.0
-
-    def hits_circle(self, cx: float, cy: float, r: float) -> bool:
-        nx = min(max(cx, self.x), self.x + self.w)
-        ny = min(max(cy, self.y), self.y + self.h)
-        return math.hypot(cx - nx, cy - ny) < r
-
-    def contains(self, p: Point) -> bool:
-        return self.x <= p[0] <= self.x + self.w and self.y <= p[1] <= self.y + self.h
-
-    def inside(self, other: _Box) -> bool:
-        return other.x <= self.x <= self.x + self.w <= other.x + other.w and \
-            other.y <= self.y <= self.y + self.h <= other.y + other.h
-
-
-def _unit(v: Point) -> Point:
-    length = math.hypot(v[0], v[1]) or 1.0
-    return (v[0] / length, v[1] / length)
-
-
-def _n(value: float) -> str:
-    """A coordinate with at most one decimal."""
-    text = f"{value:.1f}"
-    return text[:-2] if text.endswith(".0") else text
-
-
-def _points_attr(points: Iterable[Point]) -> str:
-    return " ".join(f"{_n(x)},{_n(y)}" for x, y in points)
-
-
-def _offset(points: list[Point], by: float) -> list[Point]:
-    """The polyline moved ``by`` px to the right of its direction of travel (screen coordinates)."""
-    moved = []
-    for i, (x, y) in enumerate(points):
-        a, b = points[max(i - 1, 0)], points[min(i + 1, len(points) - 1)]
-        dx, dy = _unit((b[0] - a[0], b[1] - a[1]))
-        moved.append((x - dy * by, y + dx * by))
-    return moved
-
-
-def _trim(points: list[Point], centre: Point, radius: float) -> list[Point]:
-    """The polyline from where it leaves the circle around ``centre`` (cut exactly on the circle)."""
-    for i in range(1, len(points)):
-        if math.dist(points[i], centre) >= radius:
-            a, b = points[i - 1], points[i]
-            lo, hi = 0.0, 1.0
-            for _ in range(20):
-                mid = (lo + hi) / 2
-                p = (a[0] + (b[0] - a[0]) * mid, a[1] + (b[1] - a[1]) * mid)
-                lo, hi = (mid, hi) if math.dist(p, centre) < radius else (lo, mid)
-            return [(a[0] + (b[0] - a[0]) * hi, a[1] + (b[1] - a[1]) * hi), *points[i:]]
-    return points[-1:]
-
-
-def _along(points: list[Point], fraction: float) -> tuple[Point, Point]:
-    """The point at ``fraction`` of the polyline's length and the unit direction there."""
-    lengths = [math.dist(a, b) for a, b in zip(points, points[1:], strict=False)]
-    goal = sum(lengths) * fraction
-    for (a, b), length in zip(zip(points, points[1:], strict=False), lengths, strict=True):
-        if goal <= length and length > 0:
-            f = goal / length
-            return (a[0] + (b[0] - a[0]) * f, a[1] + (b[1] - a[1]) * f), _unit((b[0] - a[0], b[1] - a[1]))
-        goal -= length
-    return points[-1], _unit((points[-1][0] - points[-2][0], points[-1][1] - points[-2][1]))
-
-
-def _closed_smooth_path(points: list[Point]) -> str:
-    """A smooth closed curve through ``points`` (Catmull-Rom turned into cubic Beziers)."""
-    n = len(points)
-    parts = [f"M{_n(points[0][0])},{_n(points[0][1])}"]
-    for i in range(n):
-        p0, p1, p2, p3 = points[i - 1], points[i], points[(i + 1) % n], points[(i + 2) % n]
-        c1 = (p1[0] + (p2[0] - p0[0]) / 6, p1[1] + (p2[1] - p0[1]) / 6)
-        c2 = (p2[0] - (p3[0] - p1[0]) / 6, p2[1] - (p3[1] - p1[1]) / 6)
-        parts.append(f"C{_n(c1[0])},{_n(c1[1])} {_n(c2[0])},{_n(c2[1])} {_n(p2[0])},{_n(p2[1])}")
-    return " ".join(parts) + " Z"
-
-
-def _text_width(text: str, size: float, *, bold: bool = False) -> float:
-    """Estimated advance of ``text`` in DejaVu Sans (close enough to keep labels apart)."""
-    em = sum(0.72 if ch.isupper() else 0.64 if ch.isdigit() else 0.34 if ch in "ijlt'.,:;!|" else
-             0.9 if ch in "mw" else 0.6 if ch.isalpha() else 0.36 for ch in text)
-    return em * size * (1.1 if bold else 1.0)
-
-
-# -- the map's shapes -----------------------------------------------------------------------------------------
-class _Layout:
-    """Where every town, connection and lake of the board goes on the picture."""
-
-    def __init__(self, board: Board) -> None:
-        self.board = board
-        self.centres: dict[str, Point] = {t.code: (float(t.x), float(t.y)) for t in board.towns.values()}
-        lakes: dict[str, set[str]] = {}
-        for c in board.connections.values():
-            if c.lake is not None:
-                lakes.setdefault(c.lake, set()).update((c.a, c.b))
-        self.lakes = {name: sorted(towns) for name, towns in sorted(lakes.items())}
-        self.curves = {c.id: self._curve(c) for c in board.connections.values()}
-
-    def radius(self, town: str) -> float:
-        return CAPITAL_R if self.board.towns[town].capital else TOWN_R
-
-    def outer(self, town: str, position: Position) -> float:
-        """The radius of everything drawn around a town (its capital ring or current-town ring)."""
-        return self.radius(town) + (8.5 if town == position.at else 4.5 if self.board.towns[town].capital else 1.5)
-
-    def lake_centre(self, lake: str) -> Point:
-        pts = [self.centres[t] for t in self.lakes[lake]]
-        return (sum(p[0] for p in pts) / len(pts), sum(p[1] for p in pts) / len(pts))
-
-    def _curve(self, c: Connection) -> _Curve:
-        a, b = self.centres[c.a], self.centres[c.b]
-        mid = ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2)
-        if len(self.board.between(c.a, c.b)) == 1:
-            return _Curve(a, mid, b)
-        # A road and a water link share these towns: bow them apart. Lake water bows into its lake, river
-        # water to the left of a -> b, and the road the other way.
-        nx, ny = _unit((a[1] - b[1], b[0] - a[0]))
-        water = next(w for w in self.board.between(c.a, c.b) if not w.is_road)
-        side = 1.0
-        if water.lake is not None:
-            centre = self.lake_centre(water.lake)
-            side = 1.0 if (centre[0] - mid[0]) * nx + (centre[1] - mid[1]) * ny > 0 else -1.0
-        if c.is_road:
-            side = -side
-        return _Curve(a, (mid[0] + nx * PAIR_BEND * side, mid[1] + ny * PAIR_BEND * side), b)
-
-    def lake_outline(self, lake: str) -> list[Point]:
-        """Shore points: near each ferry town, and bulging out between them unless a road runs along that shore."""
-        towns = self.lakes[lake]
-        cx, cy = self.lake_centre(lake)
-        shore: list[Point] = []
-        ring = sorted(towns, key=lambda t: math.atan2(self.centres[t][1] - cy, self.centres[t][0] - cx))
-        for i, town in enumerate(ring):
-            x, y = self.centres[town]
-            shore.append((x + (cx - x) * 0.16, y + (cy - y) * 0.16))
-            nxt = ring[(i + 1) % len(ring)]
-            mx, my = (x + self.centres[nxt][0]) / 2, (y + self.centres[nxt][1]) / 2
-            has_road = self.board.road(town, nxt) is not None
-            bulge = -0.1 if has_road else 0.22
-            shore.append((mx + (mx - cx) * bulge, my + (my - cy) * bulge))
-        return shore
-
-
-class _Placer:
-    """Greedy label placement: each label takes the cheapest of its candidate boxes."""
-
-    def __init__(self, bounds: _Box) -> None:
-        self.bounds = bounds
-        self.boxes: list[_Box] = []
-        self.circles: list[tuple[float, float, float]] = []
-        self.lines: dict[tuple[int, int], list[tuple[str, Point]]] = {}
-        """Sampled points of lines (each named by its owner) in 32 px grid cells, so a box checks only a few."""
-
-    def add_line(self, owner: str, points: Iterable[Point]) -> None:
-        for p in points:
-            self.lines.setdefault((int(p[0] // 32), int(p[1] // 32)), []).append((owner, p))
-
-    def _line_points(self, box: _Box) -> Iterable[tuple[str, Point]]:
-        for ix in range(int(box.x // 32), int((box.x + box.w) // 32) + 1):
-            for iy in range(int(box.y // 32), int((box.y + box.h) // 32) + 1):
-                yield from self.lines.get((ix, iy), ())
-
-    def cost(self, box: _Box, ignore: frozenset[str]) -> float:
-        cost = 0.0 if box.inside(self.bounds) else 1e6
-        cost += sum(1e4 + 10 * box.overlap(b) for b in self.boxes if box.overlap(b) > 0)
-        cost += sum(1e5 for x, y, r in self.circles if box.hits_circle(x, y, r))
-        cost += sum(6.0 for owner, p in self._line_points(box) if owner not in ignore and box.contains(p))
-        return cost
-
-    def place(self, candidates: Sequence[_Box], *, ignore: frozenset[str] = frozenset()) -> _Box:
-        """The cheapest candidate (earlier ones win ties), now taken."""
-        best = min(range(len(candidates)), key=lambda i: self.cost(candidates[i], ignore) + i * 0.5)
-        self.boxes.append(candidates[best])
-        return candidates[best]
-
 
 # -- SVG building -------------------------------------------------------------------------------------------------
 def _add(parent: ET.Element, tag: str, text: str | None = None, /, **attrs: object) -> ET.Element:
     """A child element; ``class_`` becomes ``class`` and ``stroke_width`` becomes ``stroke-width``."""
     element = ET.SubElement(parent, tag, {
-        k.rstrip("_").replace("_", "-"): _n(v) if isinstance(v, float) else str(v)
+        k.rstrip("_").replace("_", "-"): fmt(v) if isinstance(v, float) else str(v)
         for k, v in attrs.items() if v is not None
     })
     if text is not None:
@@ -316,7 +107,7 @@ def _safe_id(text: str) -> str:
     return text.replace(":", "-")
 
 
-def _token(parent: ET.Element, x: float, y: float, transport: Transport, *, obstacle: bool) -> _Box:
+def _token(parent: ET.Element, x: float, y: float, transport: Transport, *, obstacle: bool) -> Box:
     """A counter token centred on (x, y); returns its box (obstacle badge included)."""
     w, h = 26.0, 20.0
     fill = TRANSPORT_COLOURS[transport]
@@ -328,11 +119,11 @@ def _token(parent: ET.Element, x: float, y: float, transport: Transport, *, obst
         badge = _add(parent, "g", class_="obstacle")
         bx, by = x + w / 2, y - h / 2
         _add(badge, "circle", cx=bx, cy=by, r=7.5, fill=OBSTACLE, stroke="#ffffff", stroke_width=1.5)
-        _add(badge, "path", d=f"M{_n(bx - 3.5)},{_n(by - 3.5)} L{_n(bx + 3.5)},{_n(by + 3.5)} "
-                              f"M{_n(bx + 3.5)},{_n(by - 3.5)} L{_n(bx - 3.5)},{_n(by + 3.5)}",
+        _add(badge, "path", d=f"M{fmt(bx - 3.5)},{fmt(by - 3.5)} L{fmt(bx + 3.5)},{fmt(by + 3.5)} "
+                              f"M{fmt(bx + 3.5)},{fmt(by - 3.5)} L{fmt(bx - 3.5)},{fmt(by + 3.5)}",
              stroke="#ffffff", stroke_width=2.2, stroke_linecap="round")
-        return _Box(x - w / 2, by - 8, w / 2 + 16, h + (y - h / 2 - by) + 8)
-    return _Box(x - w / 2, y - h / 2, w, h)
+        return Box(x - w / 2, by - 8, w / 2 + 16, h + (y - h / 2 - by) + 8)
+    return Box(x - w / 2, y - h / 2, w, h)
 
 
 def _chevron(parent: ET.Element, at: Point, direction: Point, *, size: float, fill: str,
@@ -341,7 +132,7 @@ def _chevron(parent: ET.Element, at: Point, direction: Point, *, size: float, fi
     dx, dy = direction
     base = (at[0] - dx * size, at[1] - dy * size)
     wing = size * 0.55
-    return _add(parent, "polygon", class_=cls, fill=fill, stroke=HALO, stroke_width=0.8, points=_points_attr(
+    return _add(parent, "polygon", class_=cls, fill=fill, stroke=HALO, stroke_width=0.8, points=points_attr(
         [at, (base[0] - dy * wing, base[1] + dx * wing), (base[0] + dy * wing, base[1] - dx * wing)]))
 
 
@@ -349,8 +140,8 @@ def _house(parent: ET.Element, x: float, y: float, *, size: float = 15.0) -> ET.
     """The home-town symbol: a small house whose bottom-centre is (x, y)."""
     s = size
     return _add(parent, "path", class_="home", fill=HOME, stroke=INK, stroke_width=1.4, stroke_linejoin="round",
-                d=f"M{_n(x - s / 2)},{_n(y)} V{_n(y - s * 0.55)} L{_n(x)},{_n(y - s)} L{_n(x + s / 2)},"
-                  f"{_n(y - s * 0.55)} V{_n(y)} Z")
+                d=f"M{fmt(x - s / 2)},{fmt(y)} V{fmt(y - s * 0.55)} L{fmt(x)},{fmt(y - s)} L{fmt(x + s / 2)},"
+                  f"{fmt(y - s * 0.55)} V{fmt(y)} Z")
 
 
 # -- the picture ----------------------------------------------------------------------------------------------
@@ -365,8 +156,8 @@ def render_svg(position: Position, plans: Sequence[Plan] = (), *, title: str | N
     """
     position.check()
     board = position.board
-    layout = _Layout(board)
-    notation = _wrap(f"position: {position}", 190)
+    layout = Layout(board)
+    notation = wrap(f"position: {position}", 190)
     top = HEADER + 14 * len(notation) + 8
     height = top + MAP_H + PAD + 10
     root = ET.Element("svg", {"xmlns": "http://www.w3.org/2000/svg", "version": "1.1", "width": str(WIDTH),
@@ -380,7 +171,7 @@ def render_svg(position: Position, plans: Sequence[Plan] = (), *, title: str | N
     _add(board_g, "rect", x=-PAD + 8, y=-8, width=MAP_W + 2 * PAD - 16, height=MAP_H + PAD - 8, rx=10,
          fill="#efe4c4", stroke="#c9b88f", stroke_width=1.5)
 
-    placer = _Placer(_Box(-PAD + 10, -6, MAP_W + 2 * PAD - 20, MAP_H + PAD - 12))
+    placer = Placer(Box(-PAD + 10, -6, MAP_W + 2 * PAD - 20, MAP_H + PAD - 12))
     for town in board.towns:
         placer.circles.append((*layout.centres[town], layout.outer(town, position) + 1.5))
 
@@ -398,7 +189,7 @@ def render_svg(position: Position, plans: Sequence[Plan] = (), *, title: str | N
         _add(group, "title", f"{tile.transport.title} counter{' and obstacle' if tile.obstacle else ''} on {tile.road}")
         placer.boxes.append(_token(group, x, y, tile.transport, obstacle=tile.obstacle))
 
-    drawn = [_route_lines(layout, plan, index) for index, plan in enumerate(plans)]
+    drawn = [route_lines(layout, plan, index) for index, plan in enumerate(plans)]
     for index, lines in enumerate(drawn):
         for number, points in enumerate(lines, 1):
             placer.add_line(f"step-{index}-{number}", points)
@@ -413,22 +204,22 @@ def render_svg(position: Position, plans: Sequence[Plan] = (), *, title: str | N
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
 
 
-def _draw_lakes(parent: ET.Element, names: ET.Element, layout: _Layout, placer: _Placer) -> None:
+def _draw_lakes(parent: ET.Element, names: ET.Element, layout: Layout, placer: Placer) -> None:
     """Each lake's water, and its name where no line or route crosses it (names go in their own layer)."""
     for lake in layout.lakes:
         group = _add(parent, "g", class_="lake", id=f"lake-{lake.replace(' ', '-')}", data_lake=lake)
-        _add(group, "path", d=_closed_smooth_path(layout.lake_outline(lake)), fill=LAKE_FILL, stroke=LAKE_LINE,
+        _add(group, "path", d=closed_smooth_path(layout.lake_outline(lake)), fill=LAKE_FILL, stroke=LAKE_LINE,
              stroke_width=1.5)
         cx, cy = layout.lake_centre(lake)
         size = 11.5
-        w, h = _text_width(lake, size) + 4, size * 1.3
+        w, h = text_width(lake, size) + 4, size * 1.3
         spots = [(cx + dx, cy + dy) for dy in (0, -14, 14, -28, 28) for dx in (0, -14, 14)]
-        box = placer.place([_Box(x - w / 2, y - h / 2, w, h) for x, y in spots])
+        box = placer.place([Box(x - w / 2, y - h / 2, w, h) for x, y in spots])
         _label(names, box.x + w / 2, box.y + h / 2 + size * 0.36, lake, size=size, fill=LAKE_LINE, italic=True,
                anchor="middle", halo=LAKE_FILL, cls="lake-name")
 
 
-def _draw_connections(parent: ET.Element, layout: _Layout, placer: _Placer) -> None:
+def _draw_connections(parent: ET.Element, layout: Layout, placer: Placer) -> None:
     group = _add(parent, "g", id="connections")
     for c in sorted(layout.board.connections.values(), key=lambda c: (c.is_road, c.id)):
         curve = layout.curves[c.id]
@@ -444,13 +235,13 @@ def _draw_connections(parent: ET.Element, layout: _Layout, placer: _Placer) -> N
             _add(g, "path", d=curve.d(), fill="none", stroke=RIVER, stroke_width=6, stroke_linecap="round")
             flow = (curve if c.downstream_to == c.b else curve.reversed()).points(48)
             for t in (0.34, 0.54, 0.74):
-                _chevron(g, *_along(flow, t), size=11, fill="#0b3d91", cls="flow")
+                _chevron(g, *along(flow, t), size=11, fill="#0b3d91", cls="flow")
         else:
             _add(g, "path", d=curve.d(), fill="none", stroke=LAKE_LINE, stroke_width=2.5,
                  stroke_dasharray="7 5", class_="ferry")
 
 
-def _draw_towns(parent: ET.Element, layout: _Layout, position: Position, placer: _Placer) -> None:
+def _draw_towns(parent: ET.Element, layout: Layout, position: Position, placer: Placer) -> None:
     board = layout.board
     # Home symbol first, so names avoid it.
     icons: dict[str, Point] = {}
@@ -458,7 +249,7 @@ def _draw_towns(parent: ET.Element, layout: _Layout, position: Position, placer:
         x, y = layout.centres[position.home]
         d = layout.outer(position.home, position) * 0.71 + 9
         spots = [(x - d, y - d), (x + d, y - d), (x - d, y + d), (x + d, y + d)]
-        box = placer.place([_Box(sx - 9, sy - 9, 18, 18) for sx, sy in spots])
+        box = placer.place([Box(sx - 9, sy - 9, 18, 18) for sx, sy in spots])
         icons[position.home] = (box.x + 9, box.y + 9 + 7.5)
     for town in board.towns.values():
         code = town.code
@@ -484,50 +275,30 @@ def _draw_towns(parent: ET.Element, layout: _Layout, position: Position, placer:
         _town_name(g, x, y, layout.outer(code, position) + 1.5, town.name, visited, placer)
 
 
-def _town_name(parent: ET.Element, x: float, y: float, r: float, name: str, visited: bool, placer: _Placer) -> None:
+def _town_name(parent: ET.Element, x: float, y: float, r: float, name: str, visited: bool, placer: Placer) -> None:
     size = 13.0
-    w, h = _text_width(name, size, bold=True) * 1.05 + 6, size * 1.2
+    w, h = text_width(name, size, bold=True) * 1.05 + 6, size * 1.2
     gap = 2.0
     diag = (r + gap) * 0.75
     candidates = [
-        _Box(x - w / 2, y + r + gap, w, h),  # below
-        _Box(x - w / 2, y - r - gap - h, w, h),  # above
-        _Box(x + r + gap + 2, y - h / 2, w, h),  # right
-        _Box(x - r - gap - 2 - w, y - h / 2, w, h),  # left
-        _Box(x + diag, y + diag - 2, w, h),  # below right
-        _Box(x - diag - w, y + diag - 2, w, h),  # below left
-        _Box(x + diag, y - diag - h + 2, w, h),  # above right
-        _Box(x - diag - w, y - diag - h + 2, w, h),  # above left
+        Box(x - w / 2, y + r + gap, w, h),  # below
+        Box(x - w / 2, y - r - gap - h, w, h),  # above
+        Box(x + r + gap + 2, y - h / 2, w, h),  # right
+        Box(x - r - gap - 2 - w, y - h / 2, w, h),  # left
+        Box(x + diag, y + diag - 2, w, h),  # below right
+        Box(x - diag - w, y + diag - 2, w, h),  # below left
+        Box(x + diag, y - diag - h + 2, w, h),  # above right
+        Box(x - diag - w, y - diag - h + 2, w, h),  # above left
     ]
     for dy in (10.0, 20.0):  # further out, if everything near is taken
-        candidates += [_Box(b.x, b.y + (dy if b.y > y else -dy), b.w, b.h) for b in candidates[:2]]
+        candidates += [Box(b.x, b.y + (dy if b.y > y else -dy), b.w, b.h) for b in candidates[:2]]
     box = placer.place(candidates)
     _label(parent, box.x + 3, box.y + size * 0.93, name, size=size, bold=True, fill="#555555" if visited else INK,
            cls="name")
 
 
-def _route_lines(layout: _Layout, plan: Plan, index: int) -> list[list[Point]]:
-    """Each step's path: the connection's curve, oriented the way the boot goes, shifted right of travel.
-
-    The best plan keeps to the right, so there-and-back arrows stay apart. Alternatives sit further out, but on a
-    road bowed away from its water twin they shift away from the twin, never onto it.
-    """
-    lines = []
-    for step in plan.steps:
-        curve = layout.curves[step.connection]
-        if layout.centres[step.frm] != curve.start:
-            curve = curve.reversed()
-        shift = 4.0 + 5.0 * min(index, 3)
-        (ax, ay), (cx, cy), (bx, by) = curve.start, curve.control, curve.end
-        right = (ay - by, bx - ax)  # right of travel, screen coordinates
-        if index and right[0] * (cx - (ax + bx) / 2) + right[1] * (cy - (ay + by) / 2) < 0:
-            shift = -shift
-        lines.append(_offset(curve.points(48), shift))
-    return lines
-
-
-def _draw_route(group: ET.Element, layout: _Layout, position: Position, plan: Plan, index: int,
-                lines: list[list[Point]], placer: _Placer) -> None:
+def _draw_route(group: ET.Element, layout: Layout, position: Position, plan: Plan, index: int,
+                lines: list[list[Point]], placer: Placer) -> None:
     best = index == 0
     colour = _plan_colour(index)
     group.attrib.update({"class": "plan best" if best else "plan alternative", "id": f"plan-{index}",
@@ -537,36 +308,36 @@ def _draw_route(group: ET.Element, layout: _Layout, position: Position, plan: Pl
                  data_from=step.frm, data_to=step.to, data_connection=step.connection, data_cards=str(step.cards),
                  data_pay=str(step.pay))
         _add(g, "title", f"step {number}: {step.frm} to {step.to} on {step.connection}, pay {step.cards} ({step.pay})")
-        shaft = _trim(points, layout.centres[step.frm], layout.outer(step.frm, position) + 2)
-        shaft = _trim(shaft[::-1], layout.centres[step.to], layout.outer(step.to, position) + 2.5)[::-1]
+        shaft = trim(points, layout.centres[step.frm], layout.outer(step.frm, position) + 2)
+        shaft = trim(shaft[::-1], layout.centres[step.to], layout.outer(step.to, position) + 2.5)[::-1]
         size = 15.0 if best else 12.0
         tip = shaft[-1]
-        _, direction = _along(shaft, 1.0)
-        base = _trim(shaft[::-1], tip, size - 2)[::-1]
+        _, direction = along(shaft, 1.0)
+        base = trim(shaft[::-1], tip, size - 2)[::-1]
         style: dict[str, object] = {"fill": "none", "stroke_linecap": "round", "stroke_linejoin": "round"}
         if best:
-            _add(g, "polyline", points=_points_attr(base), stroke=HALO, stroke_width=9, **style)
-            _add(g, "polyline", class_="arrow", points=_points_attr(base), stroke=colour, stroke_width=5, **style)
+            _add(g, "polyline", points=points_attr(base), stroke=HALO, stroke_width=9, **style)
+            _add(g, "polyline", class_="arrow", points=points_attr(base), stroke=colour, stroke_width=5, **style)
         else:
-            _add(g, "polyline", class_="arrow", points=_points_attr(base), stroke=colour, stroke_width=3.5,
+            _add(g, "polyline", class_="arrow", points=points_attr(base), stroke=colour, stroke_width=3.5,
                  stroke_dasharray="9 6", opacity=0.85, **style)
         _chevron(g, tip, direction, size=size, fill=colour, cls="arrowhead")
         _step_label(g, step, number, shaft, colour, best, index, placer)
 
 
 def _step_label(parent: ET.Element, step: Step, number: int, points: list[Point], colour: str, best: bool,
-                plan_index: int, placer: _Placer) -> None:
+                plan_index: int, placer: Placer) -> None:
     """The step's shield, e.g. ``1 DD``: on its own line if free, else beside it; never on towns or counters."""
     text = f"{number} {step.cards}" if best else f"{number}"
     size = 12.5 if best else 10.5
-    w, h = _text_width(text, size, bold=True) + 10, size + 7
+    w, h = text_width(text, size, bold=True) + 10, size + 7
     candidates = []
     for side in (0.0, 1.0, -1.0):
         for f in (0.28, 0.22, 0.34, 0.16, 0.4, 0.72, 0.66, 0.78, 0.1, 0.6, 0.84, 0.46):
-            (x, y), (dx, dy) = _along(points, f)
+            (x, y), (dx, dy) = along(points, f)
             away = side * (abs(dx) * h / 2 + abs(dy) * w / 2 + 5)
             cx, cy = x - dy * away, y + dx * away
-            candidates.append(_Box(cx - w / 2, cy - h / 2, w, h))
+            candidates.append(Box(cx - w / 2, cy - h / 2, w, h))
     box = placer.place(candidates, ignore=frozenset({f"step-{plan_index}-{number}", step.connection}))
     shield = _add(parent, "g", class_="label")
     _add(shield, "rect", x=box.x, y=box.y, width=w, height=h, rx=h / 2, fill=colour if best else "#ffffff",
@@ -576,21 +347,8 @@ def _step_label(parent: ET.Element, step: Step, number: int, points: list[Point]
 
 
 # -- legend ---------------------------------------------------------------------------------------------------
-def _wrap(text: str, width: int) -> list[str]:
-    """Lines of at most about ``width`` characters, broken at spaces or after the commas of a notation."""
-    lines = [""]
-    for word in text.split():
-        for i, piece in enumerate(re.findall(r"[^,]*,|[^,]+", word)):
-            sep = "" if i or not lines[-1] else " "
-            if lines[-1] and len(lines[-1]) + len(sep) + len(piece) > width:
-                lines.append(piece)
-            else:
-                lines[-1] += sep + piece
-    return lines
-
-
 def _draw_legend(root: ET.Element, top: float, position: Position, plans: Sequence[Plan]) -> None:
-    g = _add(root, "g", id="legend", transform=f"translate({PAD + MAP_W + PAD - 10},{_n(top - 8)})")
+    g = _add(root, "g", id="legend", transform=f"translate({PAD + MAP_W + PAD - 10},{fmt(top - 8)})")
     _add(g, "rect", x=0, y=0, width=LEGEND_W, height=MAP_H + PAD - 8, rx=10, fill=HALO, stroke="#c9b88f",
          stroke_width=1.5)
     y = 24.0
@@ -651,7 +409,7 @@ def _draw_legend(root: ET.Element, top: float, position: Position, plans: Sequen
         for index, plan in enumerate(plans):
             name = "best" if index == 0 else f"alt {index}"
             summary = f"{name}: {plan} (score {plan.score}, {plan.cards_spent} cards{', proven' * plan.proven})"
-            for line in _wrap(summary, 38)[:3]:
+            for line in wrap(summary, 38)[:3]:
                 _label(g, 14, y + 4, line, size=10.5, fill=_plan_colour(index), halo=None, cls="plan-summary")
                 y += 14
             if y > MAP_H - 40:
