@@ -23,7 +23,7 @@ import itertools
 import time
 from dataclasses import dataclass
 
-from planner.elfenland.plan import Pay, raft_cost
+from planner.elfenland.plan import Pay, card_values, raft_cost
 from planner.elfenland.position import Hand, Position
 from planner.elfenland.rules import TRANSPORTS, Transport, counter_cost
 from planner.elfenland.solvers.common import Move, Solution, assemble
@@ -251,7 +251,11 @@ class _Search:
 
 
 def _sub_multisets(h: tuple[int, ...], count: int) -> list[tuple[int, ...]]:
-    """Every way to take ``count`` cards from the hand ``h`` (as count vectors)."""
+    """Every way to take ``count`` cards from the hand ``h`` (as count vectors), least valuable first.
+
+    The order matters: among equally good routes the search keeps the first it finds, so caravans then pay
+    with the cards the keep rule values least.
+    """
     result = []
     for combo in itertools.combinations_with_replacement(range(len(h)), count):
         taken = [0] * len(h)
@@ -259,6 +263,8 @@ def _sub_multisets(h: tuple[int, ...], count: int) -> list[tuple[int, ...]]:
             taken[i] += 1
         if all(t <= n for t, n in zip(taken, h, strict=True)):
             result.append(tuple(taken))
+    values = [card_values()[t] for t in TRANSPORTS]
+    result.sort(key=lambda taken: sum(n * v for n, v in zip(taken, values, strict=True)))
     return result
 
 

@@ -1,0 +1,151 @@
+"""Golden scenarios: every ``scenarios/*.toml`` is solved by both solvers and must match its ``[expect]`` table.
+
+Each scenario derives its expected score and cards spent by reasoning in its ``notes``; this file checks that both
+solvers agree with that reasoning (STYLE.md §7). On failure the message gives the scenario id, the position in
+compact notation, expected against actual, and the route step by step, so a failure can be replayed with
+``elfenland route "<position>"`` or ``elfenland check FILE --route ...``.
+
+Two cases are not plain comparisons:
+
+- the CP-SAT solver does not model the strict caravan rule (it depends on the step order), so for a scenario with
+  ``caravan_when = "strict"`` it must refuse with a :class:`SolverError` naming the rule;
+- the big puzzles (:data:`CPSAT_SLOW_PROOF`) take CP-SAT far longer to *prove* than the whole suite may take. They
+  still run, under :data:`CPSAT_PUZZLE_LIMIT` seconds: whatever CP-SAT returns must be a legal route that does not
+  beat the proven optimum, and the case must match ``[expect]`` exactly once CP-SAT proves it in time; until then
+  it is reported as xfail with the reason, so a slow proof stays visible without breaking CI.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from planner.elfenland.explain import step_records
+from planner.elfenland.plan import Plan, verify
+from planner.elfenland.position import Position, load_position
+from planner.elfenland.solvers import solve
+from planner.errors import SolverError
+
+SCENARIO_DIR = Path(__file__).resolve().parents[1] / "scenarios"
+SCENARIOS = sorted(SCENARIO_DIR.glob("*.toml"))
+SOLVERS = ("search", "cpsat")
+
+#: Scenarios whose optimum CP-SAT finds but proves too slowly for the suite (measured on the dev machine,
+#: ortools 9.15, 2 workers). The search solver proves both in well under a second.
+CPSAT_SLOW_PROOF = {
+    "17-puzzle-16-cards": "cp-sat needs about 20 s to prove 13 towns / 15 cards (its LP bound is weak)",
+    "18-puzzle-every-road": "cp-sat does not prove 19 towns / 19 cards within 60 s",
+}
+#: Seconds CP-SAT gets on the puzzles above; every other case must be proven (default time limit).
+CPSAT_PUZZLE_LIMIT = 4.0
+
+
+def _id(path: Path) -> str:
+    return path.stem
+
+
+def _breakdown(plan: Plan) -> str:
+    """The route one step per line, as a player reads it."""
+    if not plan.steps:
+        return "    (empty route: the boot stays put)"
+    lines = []
+    for r in step_records(plan):
+        how = f"{r.pay} on {r.counter}" if r.counter else r.pay
+        extra = " + obstacle" if r.obstacle and r.via == "road" else ""
+        lines.append(
+            f"    {r.number:>2}. {r.frm} -> {r.to} by {r.via} ({r.terrain}{extra}), {how}, pays {r.letters}"
+            f"{', new town' if r.new_town else ''}; left {r.cards_left}"
+        )
+    return "\n".join(lines)
+
+
+def _report(name: str, solver: str, position: Position, plan: Plan, note: str = "") -> str:
+    expect = position.expect
+    assert expect is not None
+    options = position.rules.to_mapping()
+    rules = f"  rules:    {options} (not part of the position string)\n" if options else ""
+    return (
+        f"\nscenario {name} with solver {solver}{note}\n"
+        f"  position: {position}\n"
+        f"{rules}"
+        f"  expected: score {expect.score}, cards spent {expect.cards_spent}\n"
+        f"  actual:   score {plan.score}, cards spent {plan.cards_spent}, route {plan}"
+        f" ({'proven' if plan.proven else 'not proven'})\n"
+        f"{_breakdown(plan)}"
+    )
+
+
+def _check_plan(name: str, solver: str, position: Position, plan: Plan) -> None:
+    """The plan replays legally and its claimed outcome is the replayed one."""
+    outcome = verify(position, plan.steps)
+    assert (outcome.score, outcome.cards_spent) == (plan.score, plan.cards_spent), _report(
+        name, solver, position, plan, ": the plan's outcome differs from its replay"
+    )
+
+
+@pytest.mark.parametrize("solver", SOLVERS)
+@pytest.mark.parametrize("path", SCENARIOS, ids=_id)
+def test_scenario(path: Path, solver: str) -> None:
+    name = path.stem
+    position = load_position(path)
+    expect = position.expect
+    assert expect is not None, f"{name} has no [expect] table"
+    time_limit = 60.0
+    if solver == "cpsat":
+        pytest.importorskip("planner.elfenland.solvers.cpsat", reason="the CP-SAT solver module is not available")
+        pytest.importorskip("ortools", reason="ortools is not installed")
+        if position.rules.caravan_when == "strict":
+            with pytest.raises(SolverError, match="strict caravan rule"):
+                solve(position, solver=solver)
+            return
+        if name in CPSAT_SLOW_PROOF:
+            time_limit = CPSAT_PUZZLE_LIMIT
+    solution = solve(position, solver=solver, time_limit=time_limit)
+    plan = solution.plan
+    _check_plan(name, solver, position, plan)
+    actual = (plan.score, plan.cards_spent)
+    wanted = (expect.score, expect.cards_spent)
+    if not solution.proven and name in CPSAT_SLOW_PROOF and solver == "cpsat":
+        # Unproven within the budget: it must still not beat the optimum the notes prove.
+        assert plan.value <= (expect.score, -expect.cards_spent), _report(
+            name, solver, position, plan, ": an unproven plan beats the expected optimum"
+        )
+        pytest.xfail(
+            f"{CPSAT_SLOW_PROOF[name]}; within {time_limit:g} s it returned score {plan.score}, "
+            f"{plan.cards_spent} cards (unproven)"
+        )
+    assert solution.proven, _report(name, solver, position, plan, ": not proven optimal")
+    assert actual == wanted, _report(name, solver, position, plan)
+
+
+def test_there_are_enough_scenarios() -> None:
+    assert len(SCENARIOS) >= 16, [p.name for p in SCENARIOS]
+
+
+@pytest.mark.parametrize("path", SCENARIOS, ids=_id)
+def test_scenario_is_documented(path: Path) -> None:
+    """Every golden file has a title, notes explaining the answer, an [expect] table and a leading comment."""
+    assert re.fullmatch(r"\d\d-[a-z0-9]+(-[a-z0-9]+)*\.toml", path.name), f"{path.name}: name it NN-short-name.toml"
+    position = load_position(path)
+    assert position.title, f"{path.name}: missing title"
+    assert position.notes and len(position.notes.split()) >= 30, f"{path.name}: notes must explain the answer"
+    assert position.expect is not None, f"{path.name}: missing [expect]"
+    assert position.expect.score is not None and position.expect.cards_spent is not None, (
+        f"{path.name}: [expect] needs score and cards_spent"
+    )
+    assert path.read_text(encoding="utf-8").startswith("#"), f"{path.name}: start with a comment block"
+
+
+def test_scenario_numbers_are_unique() -> None:
+    numbers = [p.name[:2] for p in SCENARIOS]
+    assert len(numbers) == len(set(numbers)), numbers
+
+
+def test_first_steps_is_a_real_round_one() -> None:
+    """The README demo: a position a real game can produce in round 1 (8 cards, from Elvenhold, nothing collected)."""
+    position = load_position(SCENARIO_DIR / "01-first-steps.toml")
+    assert (position.round, position.at, len(position.hand)) == (1, "ELV", 8)
+    assert position.visited == {"ELV"}
+    assert not position.warnings()
