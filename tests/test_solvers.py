@@ -8,6 +8,7 @@ from __future__ import annotations
 import random
 
 import pytest
+import strategies
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -17,8 +18,6 @@ from planner.elfenland.position import Position
 from planner.elfenland.rules import Rules
 from planner.elfenland.solvers import solve
 from planner.errors import NotationError
-
-import strategies
 
 SOLVERS = ("search", "cpsat")
 

@@ -101,24 +101,38 @@ _COUNT = re.compile(r"^(?:x|\*)(\d+)$", re.IGNORECASE)
 _COUNTED = re.compile(r"^(?:(\d+)\s*(?:x|\*)?\s*(.+?)|(.+?)\s*(?:x|\*)\s*(\d+))$", re.IGNORECASE)
 
 
+_TWO_WORD_NAMES = ("magiccloud", "giantpig", "trollwagon", "elfcycle")
+
+
 def parse_cards(text: str, *, where: str = "hand") -> dict[Transport, int]:
     """Card counts from compact or spelled-out text.
 
     Accepted forms, freely mixed: letters ``DDCURRPT`` or ``D D C``; names ``dragon dragon magic-cloud``;
-    counts ``Dx2``, ``dragon x2``, ``2D``, ``2 dragons``. ``-`` or an empty string is an empty hand.
+    counts ``Dx2``, ``dragon x2``, ``2D``, ``2 dragons``, ``2 magic clouds``. ``-`` or an empty string is an
+    empty hand.
 
     Raises:
-        NotationError: a token that names no card.
+        NotationError: a token that names no card (every bad token is named).
     """
+    counts, problems = parse_cards_partial(text, where=where)
+    if problems:
+        raise NotationError("; ".join(problems))
+    return counts
+
+
+def parse_cards_partial(text: str, *, where: str = "hand") -> tuple[dict[Transport, int], list[str]]:
+    """Like :func:`parse_cards`, but returns the cards that did parse together with a problem per bad token."""
     counts = {t: 0 for t in TRANSPORTS}
     text = text.strip()
     if text in ("", "-"):
-        return counts
+        return counts, []
     tokens = [tok for tok in re.split(r"[\s,;]+", text) if tok]
-    # "magic cloud" and "giant pig" / "troll wagon" are two words: glue them before reading tokens.
+    # "magic cloud", "giant pig", "troll wagon" are two words (also as "magic clouds", "magic cloudx2"):
+    # glue them before reading tokens.
     merged: list[str] = []
     for tok in tokens:
-        if merged and normalize(merged[-1] + tok) in ("magiccloud", "giantpig", "trollwagon", "elfcycle"):
+        joined = re.sub(r"(?:x|\*)\d+$", "", normalize(merged[-1] + tok)) if merged else ""
+        if joined in _TWO_WORD_NAMES or joined.removesuffix("s") in _TWO_WORD_NAMES:
             merged[-1] += " " + tok
         else:
             merged.append(tok)
@@ -160,9 +174,7 @@ def parse_cards(text: str, *, where: str = "hand") -> dict[Transport, int]:
         counts[last] += number
     if pending != 1:
         problems.append(f"count {pending} at the end of {where} counts no card")
-    if problems:
-        raise NotationError("; ".join(problems))
-    return counts
+    return counts, problems
 
 
 def format_cards(counts: dict[Transport, int]) -> str:
@@ -234,4 +246,6 @@ def parse_counter(text: str, *, where: str = "") -> tuple[Transport | None, bool
 
 def format_counter(transport: Transport | None, obstacle: bool) -> str:
     """Canonical counter text: ``U`` or ``U+X``."""
-    return (transport.letter if transport else "") + ("+X" if obstacle else "")
+    if transport is None:
+        return "X" if obstacle else ""
+    return transport.letter + ("+X" if obstacle else "")

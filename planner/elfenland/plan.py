@@ -112,7 +112,8 @@ def verify(position: Position, steps: tuple[Step, ...] | list[Step]) -> Outcome:
             if tile is None or tile.transport is None:
                 raise fail(f"no counter on road {connection.id}: a road without a counter cannot be travelled")
             cost = counter_cost(tile.transport, connection.terrain, obstacle=tile.obstacle)
-            assert cost is not None, "validated positions carry counters only where they can travel"
+            if cost is None:  # only in a position that was never validated
+                raise fail(f"a {tile.transport.title} counter cannot travel {connection.id}, a {connection.terrain} road")
             wanted = Hand.from_counts({tile.transport: cost})
             price = rules.caravan_cost(cost, obstacle=tile.obstacle)
             price_text = (f"the {tile.transport.title}{' + obstacle' if tile.obstacle else ''} counter on "

@@ -34,6 +34,7 @@ from planner.elfenland.notation import (
     format_cards,
     format_counter,
     parse_cards,
+    parse_cards_partial,
     parse_connection,
     parse_counter,
     parse_town,
@@ -161,7 +162,7 @@ class Position:
     tiles: tuple[Tile, ...] = ()
     """Counters (and obstacles) on roads, sorted by road id."""
     visited: frozenset[str] = frozenset()
-    """Towns whose marker is already collected (normalised: the capital and the current town included)."""
+    """Towns whose marker is already collected (normalised: the current town is included)."""
     home: str | None = None
     """Code of the home-town card, if the home-town variant is played."""
     round: int = 1
@@ -354,7 +355,8 @@ def _int(text: str, name: str) -> int:
 
 
 def _toml_str(text: str) -> str:
-    return json.dumps(text, ensure_ascii=False)  # a JSON string is a valid TOML basic string
+    # A JSON string is a TOML basic string, except that TOML also forbids a raw DEL character.
+    return json.dumps(text, ensure_ascii=False).replace("\x7f", "\\u007f")
 
 
 def _toml_list(items: list[str]) -> str:
@@ -417,15 +419,14 @@ def position_from_mapping(data: Mapping[str, Any], *, source: str = "position") 
     visited = {v for v in (attempt(parse_town, name, where="visited") for name in names("visited")) if v}
 
     raw_hand = data.get("hand", [])
-    hand_text = " ".join(raw_hand) if isinstance(raw_hand, list) and all(isinstance(c, str) for c in raw_hand) else raw_hand
     hand = Hand()
-    if isinstance(hand_text, str):
-        try:
-            hand = Hand.from_str(hand_text)
-        except NotationError:
-            # Name each bad card, and still count the good ones for the deck-size check.
-            parsed = [attempt(Hand.from_str, token) for token in hand_text.replace(",", " ").split()]
-            hand = sum((h for h in parsed if h is not None), Hand())
+    if isinstance(raw_hand, str) or (isinstance(raw_hand, list) and all(isinstance(c, str) for c in raw_hand)):
+        # Every bad card is named, and the good ones still count for the deck-size check.
+        items = [raw_hand] if isinstance(raw_hand, str) else raw_hand
+        for item in items:
+            counts, bad = parse_cards_partial(item)
+            hand = hand + Hand.from_counts(counts)
+            problems.extend(bad)
     else:
         problems.append(f"hand must be a list of card names or a string like 'DDCRR', got {raw_hand!r}")
 

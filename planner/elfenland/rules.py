@@ -157,9 +157,13 @@ class Rules:
         known = {f.name for f in fields(cls)}
         problems = [f"unknown rule option {k!r} in {where}; options are {', '.join(sorted(known))}"
                     for k in data if k not in known]
+        try:
+            rules = cls(**{k: v for k, v in data.items() if k in known})
+        except NotationError as exc:
+            problems.append(str(exc))
         if problems:
             raise NotationError("; ".join(problems))
-        return cls(**data)
+        return rules
 
     def to_mapping(self) -> dict[str, Any]:
         """The options that differ from the defaults, as a ``[rules]`` table."""

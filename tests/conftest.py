@@ -1,0 +1,63 @@
+"""Shared fixtures and the hypothesis profiles.
+
+Profiles (pick one with the ``HYPOTHESIS_PROFILE`` environment variable, default ``dev``):
+
+- ``dev``: random examples, quick, with hypothesis' example database (``.hypothesis/``, git-ignored) so a failure
+  found once is replayed first next time;
+- ``ci``: derandomized (the same examples on every run, so CI is reproducible), more examples, no database, and
+  the reproduction blob printed on failure.
+
+Both use ``deadline=None``: solver and verifier timings vary too much between machines for per-example deadlines.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, settings
+
+from planner.elfenland.board import CAPITAL, Board, load_board
+from planner.elfenland.position import Position
+from planner.elfenland.rules import Rules
+
+# Test modules import the hypothesis strategies as ``import strategies``, however pytest was started.
+if str(Path(__file__).parent) not in sys.path:
+    sys.path.insert(0, str(Path(__file__).parent))
+
+settings.register_profile(
+    "dev",
+    deadline=None,
+    max_examples=60,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+settings.register_profile(
+    "ci",
+    deadline=None,
+    max_examples=150,
+    derandomize=True,
+    database=None,
+    print_blob=True,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
+
+
+@pytest.fixture(scope="session")
+def board() -> Board:
+    """The Elfenland board (the shared, cached instance)."""
+    return load_board()
+
+
+@pytest.fixture
+def rules() -> Rules:
+    """The default rules (original 1998 rules)."""
+    return Rules()
+
+
+@pytest.fixture
+def start_position() -> Position:
+    """Round 1, boot in Elvenhold, no cards, no counters, nothing collected."""
+    return Position(at=CAPITAL)

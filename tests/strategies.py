@@ -1,0 +1,186 @@
+"""Hypothesis strategies that build *legal* Elfenland positions (and routes on them) from the board data.
+
+Everything is derived from the board and the rule tables, never from hand-written lists, so a data change is
+picked up automatically:
+
+- counters only on roads whose terrain the transport can travel, at most one per road, at most 8 per transport;
+- obstacles only on roads holding a counter, at most 6;
+- hands of 0..12 cards, never more of a type than the deck holds;
+- random collected towns, round 1..rules.rounds, home None or a town with a home-town card;
+- every rule option of :class:`~planner.elfenland.rules.Rules`.
+
+:func:`routes` walks the boot from a position's town, mostly paying what the rules ask (so many routes are
+legal) and sometimes paying something else (so the verifier's refusals are exercised too).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import fields
+
+from hypothesis import strategies as st
+
+from planner.elfenland.board import Connection, load_board
+from planner.elfenland.plan import Pay, Step, raft_cost
+from planner.elfenland.position import Hand, Position, Tile
+from planner.elfenland.rules import (
+    COUNTER_TRANSPORTS,
+    COUNTERS,
+    DECK,
+    OBSTACLES,
+    OPTION_CHOICES,
+    TRANSPORTS,
+    Rules,
+    Transport,
+    can_carry,
+    counter_cost,
+)
+
+BOARD = load_board()
+TOWNS: tuple[str, ...] = tuple(sorted(BOARD.towns))
+HOME_TOWNS: tuple[str, ...] = tuple(sorted(c for c, t in BOARD.towns.items() if t.home_card))
+ROADS = tuple(BOARD.roads)
+MAX_HAND = 12
+
+# One strategy per Rules field; test_rules checks that every field of Rules is listed here.
+RULE_OPTIONS: dict[str, st.SearchStrategy[object]] = {
+    **{name: st.sampled_from(choices) for name, choices in OPTION_CHOICES.items()},
+    "rounds": st.sampled_from((3, 4)),
+    "home_variant": st.booleans(),
+}
+
+
+def any_rules() -> st.SearchStrategy[Rules]:
+    """Any valid combination of rule options."""
+    return st.fixed_dictionaries({f.name: RULE_OPTIONS[f.name] for f in fields(Rules)}).map(lambda kw: Rules(**kw))
+
+
+def cards(max_size: int = MAX_HAND, *, min_size: int = 0) -> st.SearchStrategy[Hand]:
+    """Hands of ``min_size``..``max_size`` cards within the deck limits."""
+    return (
+        st.lists(st.sampled_from(TRANSPORTS), min_size=min_size, max_size=max_size)
+        .map(Hand.of)
+        .filter(lambda h: all(h[t] <= DECK[t] for t in TRANSPORTS))
+    )
+
+
+def any_cards(max_size: int = 5) -> st.SearchStrategy[Hand]:
+    """Any small bunch of cards (not necessarily in anybody's hand)."""
+    return st.lists(st.sampled_from(TRANSPORTS), max_size=max_size).map(Hand.of)
+
+
+@st.composite
+def tiles(draw: st.DrawFn, max_tiles: int = len(ROADS), *, min_tiles: int = 0) -> tuple[Tile, ...]:
+    """Counters on distinct roads whose terrain they can travel, with at most 6 obstacles on them."""
+    roads = draw(st.lists(st.sampled_from(ROADS), unique_by=lambda c: c.id, min_size=min_tiles, max_size=max_tiles))
+    used: Counter[Transport] = Counter()
+    placed: list[tuple[str, Transport]] = []
+    for road in roads:
+        options = [t for t in COUNTER_TRANSPORTS if can_carry(t, road.terrain) and used[t] < COUNTERS[t]]
+        if not options:
+            continue
+        transport = draw(st.sampled_from(options))
+        used[transport] += 1
+        placed.append((road.id, transport))
+    flags = draw(st.lists(st.booleans(), min_size=len(placed), max_size=len(placed)))
+    obstacles = set([i for i, flag in enumerate(flags) if flag][:OBSTACLES])
+    return tuple(Tile(road, transport, i in obstacles) for i, (road, transport) in enumerate(placed))
+
+
+@st.composite
+def positions(
+    draw: st.DrawFn,
+    rules: st.SearchStrategy[Rules] | None = None,
+    *,
+    min_tiles: int = 0,
+    max_tiles: int = len(ROADS),
+    min_cards: int = 0,
+    max_cards: int = MAX_HAND,
+    at: st.SearchStrategy[str] | None = None,
+) -> Position:
+    """Legal positions; ``rules`` defaults to any rule options."""
+    chosen = draw(rules if rules is not None else any_rules())
+    return Position(
+        at=draw(at if at is not None else st.sampled_from(TOWNS)),
+        hand=draw(cards(max_cards, min_size=min_cards)),
+        tiles=draw(tiles(max_tiles, min_tiles=min_tiles)),
+        visited=draw(st.frozensets(st.sampled_from(TOWNS))),
+        home=draw(st.none() | st.sampled_from(HOME_TOWNS)),
+        round=draw(st.integers(1, chosen.rounds)),
+        rules=chosen,
+    )
+
+
+def _prices(position: Position, connection: Connection, here: str) -> list[tuple[Pay, Hand | int]]:
+    """The legal ways to pay a connection from ``here``: exact cards, or a caravan's card count."""
+    if not connection.is_road:
+        return [(Pay.RAFT, Hand.from_counts({Transport.RAFT: raft_cost(connection, here)}))]
+    tile = position.tile_map().get(connection.id)
+    if tile is None or tile.transport is None:
+        return []
+    cost = counter_cost(tile.transport, connection.terrain, obstacle=tile.obstacle)
+    assert cost is not None
+    return [
+        (Pay.COUNTER, Hand.from_counts({tile.transport: cost})),
+        (Pay.CARAVAN, position.rules.caravan_cost(cost, obstacle=tile.obstacle)),
+    ]
+
+
+def _affordable(price: Hand | int, left: Hand) -> bool:
+    return left.contains(price) if isinstance(price, Hand) else len(left) >= price
+
+
+@st.composite
+def routes(draw: st.DrawFn, position: Position, max_steps: int = 8) -> tuple[Step, ...]:
+    """A walk of up to ``max_steps`` steps from ``position.at`` along real connections.
+
+    Three routes in four are honest: each step follows a connection the cards left can pay and pays one legal
+    price for it (the counter's matching cards, a caravan from the cards still in hand, or the rafts the water
+    asks), and the walk stops where nothing is affordable. In the other routes any step may pay random cards,
+    pay the wrong way or take a road without a counter, so illegal routes come out too.
+    """
+    board = position.board
+    here = position.at
+    left = position.hand
+    steps: list[Step] = []
+    honest = draw(st.integers(0, 3)) > 0
+    for _ in range(draw(st.integers(0, max_steps))):
+        links = board.links(here)
+        options = [
+            (c, pay, price)
+            for c in links
+            for pay, price in _prices(position, c, here)
+            if _affordable(price, left)
+            and not (
+                pay is Pay.CARAVAN
+                and position.rules.caravan_when == "strict"
+                and any(p is Pay.COUNTER and _affordable(q, left) for p, q in _prices(position, c, here))
+            )
+        ]
+        if honest and not options:
+            break
+        if options and (honest or draw(st.booleans())):
+            connection, pay, price = draw(st.sampled_from(options))
+            paid = price if isinstance(price, Hand) else Hand.of(draw(st.permutations(left.cards()))[:price])
+        else:
+            connection = draw(st.sampled_from(links))
+            pay = draw(st.sampled_from(Pay))
+            paid = draw(any_cards())
+        if left.contains(paid):
+            left = left.without(paid)
+        to = connection.other(here)
+        steps.append(Step(here, to, connection.id, pay, paid))
+        here = to
+    return tuple(steps)
+
+
+def playable_positions(rules: st.SearchStrategy[Rules] | None = None) -> st.SearchStrategy[Position]:
+    """Legal positions with at least 20 counters and 8 cards (a busy mid-game board), so routes go somewhere."""
+    return positions(rules, min_tiles=20, min_cards=8)
+
+
+@st.composite
+def positions_and_routes(draw: st.DrawFn, max_steps: int = 8) -> tuple[Position, tuple[Step, ...]]:
+    """A legal position (playable three times in four, else any) and a random route on it (see :func:`routes`)."""
+    position = draw(playable_positions() if draw(st.integers(0, 3)) else positions())
+    return position, draw(routes(position, max_steps))
