@@ -46,3 +46,7 @@ class NoPlanError(PlannerError):
 
 class SolverError(PlannerError):
     """A solver failed: an invalid model, a bug, or a plan that did not pass the verifier."""
+
+
+class SolverTimeoutError(SolverError):
+    """A solver found no route at all within its time limit (not a bug: raise the limit)."""

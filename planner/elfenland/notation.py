@@ -131,7 +131,7 @@ def parse_cards_partial(text: str, *, where: str = "hand") -> tuple[dict[Transpo
     # glue them before reading tokens.
     merged: list[str] = []
     for tok in tokens:
-        joined = re.sub(r"(?:x|\*)\d+$", "", normalize(merged[-1] + tok)) if merged else ""
+        joined = re.sub(r"(?:x|\*)\d+$", "", normalize(merged[-1] + tok)) if merged and " " not in merged[-1] else ""
         if joined in _TWO_WORD_NAMES or joined.removesuffix("s") in _TWO_WORD_NAMES:
             merged[-1] += " " + tok
         else:

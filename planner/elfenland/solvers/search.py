@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import itertools
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from planner.elfenland.plan import Pay, card_values, raft_cost
@@ -90,10 +91,12 @@ class SearchTimeout(Exception):
 
 
 class _Search:
-    def __init__(self, position: Position, *, alternatives: int, deadline: float | None) -> None:
+    def __init__(self, position: Position, *, alternatives: int, deadline: float | None,
+                 interrupt: Callable[[], bool] | None = None) -> None:
         self.position = position
         self.alternatives = max(1, alternatives)
         self.deadline = deadline
+        self.interrupt = interrupt
         self.strict = position.rules.caravan_when == "strict"
         board = position.board
         self.codes = list(board.towns)
@@ -209,7 +212,10 @@ class _Search:
 
     def _visit(self, town: int, mask: int, new: int, cards: int, path: list[Move]) -> None:
         self.nodes += 1
-        if self.deadline is not None and self.nodes & 1023 == 0 and time.perf_counter() > self.deadline:
+        if self.nodes & 1023 == 0 and (
+            (self.deadline is not None and time.perf_counter() > self.deadline)
+            or (self.interrupt is not None and self.interrupt())
+        ):
             raise SearchTimeout
         s = cards >> _BUDGET
         self._record(town, mask, new, s, path)
@@ -268,17 +274,19 @@ def _sub_multisets(h: tuple[int, ...], count: int) -> list[tuple[int, ...]]:
     return result
 
 
-def solve_search(position: Position, *, alternatives: int = 1, time_limit: float | None = None) -> Solution:
+def solve_search(position: Position, *, alternatives: int = 1, time_limit: float | None = None,
+                 interrupt: Callable[[], bool] | None = None) -> Solution:
     """The best route (and ``alternatives - 1`` runners-up with other towns or end town) by exact search.
 
-    With ``time_limit`` (seconds) the search may stop early: the best route found is returned unproven.
+    With ``time_limit`` (seconds), or when ``interrupt()`` turns true (it is asked every 1024 nodes), the search
+    stops early and the best route found so far is returned unproven.
 
     Raises:
         SolverError: a found route failed the verifier (a bug).
     """
     started = time.perf_counter()
     search = _Search(position, alternatives=alternatives,
-                     deadline=None if time_limit is None else started + time_limit)
+                     deadline=None if time_limit is None else started + time_limit, interrupt=interrupt)
     proven = True
     try:
         search.run()
