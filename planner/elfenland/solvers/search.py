@@ -133,6 +133,13 @@ class _Search:
                                for opts in self.options for o in opts if o.to == i}, key=lambda w: w[1])
                 if ways:
                     self.entries.append((self.bit[i], ways))
+        # Collectable towns one step away, and the cheapest step, per town.
+        self.near = [0] * len(self.codes)
+        self.transit = [0] * len(self.codes)
+        for i, opts in enumerate(self.options):
+            for o in opts:
+                self.near[i] |= self.bit[o.to]
+            self.transit[i] = min((o.count for o in opts), default=0)
         self.start = index[position.at]
         self.size = size
         # Results: best value per (collected, end) and the moves reaching it.
@@ -142,7 +149,7 @@ class _Search:
         self.nodes = 0
 
     # -- the bound ---------------------------------------------------------------------------------------------
-    def _prunable(self, new: int, mask: int, cards: int) -> bool:
+    def _prunable(self, town: int, new: int, mask: int, cards: int) -> bool:
         best_score, best_neg_spent = self.threshold
         s = cards >> _BUDGET
         costs = []
@@ -157,6 +164,10 @@ class _Search:
                     break
         costs.sort()
         extra, budget, needed = 0, s, 0
+        if costs and not self.near[town] & ~mask:
+            # No uncollected town is one step away: a step that collects nothing comes first.
+            budget -= self.transit[town]
+            needed += self.transit[town]
         for cost in costs:
             if cost > budget:
                 break
@@ -219,7 +230,7 @@ class _Search:
             raise SearchTimeout
         s = cards >> _BUDGET
         self._record(town, mask, new, s, path)
-        if s == 0 or self._prunable(new, mask, cards):
+        if s == 0 or self._prunable(town, new, mask, cards):
             return
         children: list[tuple[int, int, int, int, int, int, _Option, Hand | None]] = []
         bits = self.bit
