@@ -5,14 +5,9 @@ solvers agree with that reasoning (STYLE.md §7). On failure the message gives t
 compact notation, expected against actual, and the route step by step, so a failure can be replayed with
 ``elfenland route "<position>"`` or ``elfenland check FILE --route ...``.
 
-Two cases are not plain comparisons:
-
-- the CP-SAT solver does not model the strict caravan rule (it depends on the step order), so for a scenario with
-  ``caravan_when = "strict"`` it must refuse with a :class:`SolverError` naming the rule;
-- the big puzzles (:data:`CPSAT_SLOW_PROOF`) take CP-SAT far longer to *prove* than the whole suite may take. They
-  still run, under :data:`CPSAT_PUZZLE_LIMIT` seconds: whatever CP-SAT returns must be a legal route that does not
-  beat the proven optimum, and the case must match ``[expect]`` exactly once CP-SAT proves it in time; until then
-  it is reported as xfail with the reason, so a slow proof stays visible without breaking CI.
+One case is not a plain comparison: the CP-SAT solver does not model the strict caravan rule (it depends on the
+step order), so for a scenario with ``caravan_when = "strict"`` where the rule matters it must refuse with a
+:class:`SolverError` naming the rule.
 """
 
 from __future__ import annotations
@@ -34,12 +29,6 @@ SOLVERS = ("search", "cpsat")
 
 #: Scenarios whose optimum CP-SAT finds but proves too slowly for the suite (measured on the dev machine,
 #: ortools 9.15, 2 workers). The search solver proves both in well under a second.
-CPSAT_SLOW_PROOF = {
-    "17-puzzle-16-cards": "cp-sat needs about 20 s to prove 13 towns / 15 cards (its LP bound is weak)",
-    "18-puzzle-every-road": "cp-sat does not prove 19 towns / 19 cards within 60 s",
-}
-#: Seconds CP-SAT gets on the puzzles above; every other case must be proven (default time limit).
-CPSAT_PUZZLE_LIMIT = 4.0
 
 
 def _id(path: Path) -> str:
@@ -100,22 +89,11 @@ def test_scenario(path: Path, solver: str) -> None:
             with pytest.raises(SolverError, match="strict caravan rule"):
                 solve(position, solver=solver)
             return
-        if name in CPSAT_SLOW_PROOF:
-            time_limit = CPSAT_PUZZLE_LIMIT
     solution = solve(position, solver=solver, time_limit=time_limit)
     plan = solution.plan
     _check_plan(name, solver, position, plan)
     actual = (plan.score, plan.cards_spent)
     wanted = (expect.score, expect.cards_spent)
-    if not solution.proven and name in CPSAT_SLOW_PROOF and solver == "cpsat":
-        # Unproven within the budget: it must still not beat the optimum the notes prove.
-        assert plan.value <= (expect.score, -expect.cards_spent), _report(
-            name, solver, position, plan, ": an unproven plan beats the expected optimum"
-        )
-        pytest.xfail(
-            f"{CPSAT_SLOW_PROOF[name]}; within {time_limit:g} s it returned score {plan.score}, "
-            f"{plan.cards_spent} cards (unproven)"
-        )
     assert solution.proven, _report(name, solver, position, plan, ": not proven optimal")
     assert actual == wanted, _report(name, solver, position, plan)
 

@@ -133,3 +133,13 @@ def test_solvers_agree_on_dense_boards(seed: int) -> None:
     rng = random.Random(seed)
     for _ in range(20):
         _agree(random_position(rng, cards=rng.randint(0, 12), counters=35))
+
+
+def test_auto_races_cpsat_on_a_hard_position_and_proves() -> None:
+    # A 20-card hand with every road holding a counter: the search alone needs seconds here, so CP-SAT joins.
+    position = random_position(random.Random(2), cards=20, counters=35)
+    auto = solve(position, time_limit=30)
+    assert auto.proven
+    assert "race" in auto.stats
+    verify(position, auto.plan.steps)
+    assert auto.plan.value == solve(position, solver="cpsat", time_limit=30).plan.value

@@ -1,0 +1,294 @@
+"""The CP-SAT route optimizer: golden positions with hand-derived answers, and agreement with a brute force.
+
+Every plan is replayed by the independent verifier. CP-SAT runs with one worker and a fixed seed; only objective
+values are compared (any optimal route is fine).
+"""
+
+from __future__ import annotations
+
+import random
+import subprocess
+import sys
+import threading
+import time
+
+import pytest
+from brute import best_by_key, brute_force
+
+from planner.elfenland.board import load_board
+from planner.elfenland.plan import Pay, Plan, verify
+from planner.elfenland.position import Hand, Position, Tile
+from planner.elfenland.rules import COUNTER_TRANSPORTS, COUNTERS, DECK, OBSTACLES, TRANSPORTS, Rules, can_carry
+from planner.elfenland.solvers.common import plan_key
+from planner.elfenland.solvers.cpsat import solve_cpsat
+from planner.errors import IllegalPositionError, SolverError, SolverTimeoutError
+
+BOARD = load_board()
+HOME_TOWNS = sorted(t.code for t in BOARD.towns.values() if t.home_card)
+
+
+def solve(position: Position, **options: object):
+    return solve_cpsat(position, time_limit=20.0, seed=0, workers=1, **options)
+
+
+def check_plans(position: Position, solution) -> None:
+    """Every plan replays legally and reports what the verifier measures."""
+    for plan in solution.plans:
+        outcome = verify(position, plan.steps)
+        assert (outcome.score, -outcome.cards_spent) == plan.value
+        assert plan.solver == "cpsat"
+
+
+# -- golden positions --------------------------------------------------------------------------------------------
+GOLDEN = [
+    # Rivinia -> Throtmanni on the elfcycle (forest 1 E) -> Jaccaranda on the dragon (mountain 1 D).
+    ("E@RIV-THR:f,D@JAC-THR:m RIV ED - 1", Rules(), (2, 2)),
+    # Clouds cost 2 in forest, 1 on mountains: a caravan (3) into Throtmanni keeps a cloud for the mountain,
+    # 3 + 1 = 4 cards, against 2 + a caravan = 5 paying the forest with clouds.
+    ("C@RIV-THR:f,C@JAC-THR:m RIV CCPPP - 1", Rules(), (2, 4)),
+    # Scaled caravans cost 2 + the counter's price: 4 in the forest, 3 on the mountain; so CC pays the forest
+    # and a 3-card caravan the mountain: 5 cards.
+    ("C@RIV-THR:f,C@JAC-THR:m RIV CCPPP - 1", Rules(caravan="scaled"), (2, 5)),
+    # An obstacle adds a matching card: forest elfcycle 1 + 1.
+    ("E+X@RIV-THR:f RIV EE - 1", Rules(), (1, 2)),
+    # Downstream rafts cost 1: Elvenhold -> Rivinia -> Tichih.
+    ("- ELV RR - 1", Rules(), (2, 2)),
+    # Upstream costs 2: one raft cannot leave Tichih, three reach Rivinia but not Elvenhold.
+    ("- TIC R - 1", Rules(), (0, 0)),
+    ("- TIC RRR - 1", Rules(), (1, 2)),
+    # The ferry over Mare Magnum (2 rafts) is the only way out of Strykhaven; Elvenhold holds no marker.
+    ("- STR RR - 1", Rules(), (1, 2)),
+    ("- STR R - 1", Rules(), (0, 0)),
+    # Kihromah is a dead end: go in and come back over the same road to collect Lapphalya too.
+    ("P@DAG-KIH:f,P@DAG-LAP:f DAG PPP - 1", Rules(), (2, 3)),
+    # Last round, home Jaccaranda: going on to Rivinia (2 towns, 2 links from home) scores 0, while going to
+    # Throtmanni and back home scores 1.
+    ("D@JAC-THR:m,E@RIV-THR:f JAC DDE - 4 JAC", Rules(), (1, 2)),
+    ("D@JAC-THR:m,E@RIV-THR:f JAC DDE - 1 JAC", Rules(), (2, 2)),  # not the last round
+    ("D@JAC-THR:m,E@RIV-THR:f JAC DDE - 4 JAC", Rules(home_variant=False), (2, 2)),
+    ("D@JAC-THR:m,E@RIV-THR:f JAC DDE - 3 JAC", Rules(rounds=3), (1, 2)),  # round 3 of 3 is the last
+    # Nothing affordable: a dragon costs 2 in forest, a pig is no dragon, and a caravan needs 3 cards.
+    ("D@RIV-THR:f RIV P - 1", Rules(), (0, 0)),
+    ("- RIV - - 1", Rules(), (0, 0)),
+    # Already collected towns give nothing, so staying put is best.
+    ("E@RIV-THR:f,D@JAC-THR:m RIV ED THR,JAC 1", Rules(), (0, 0)),
+]
+
+
+@pytest.mark.parametrize(("text", "rules", "expected"), GOLDEN, ids=[f"{t} {r.to_mapping()}" for t, r, _ in GOLDEN])
+def test_golden(text: str, rules: Rules, expected: tuple[int, int]) -> None:
+    position = Position.from_str(text).replace(rules=rules)
+    solution = solve(position)
+    assert solution.proven
+    assert solution.stats["status"] == "OPTIMAL"
+    assert (solution.plan.score, solution.plan.cards_spent) == expected
+    check_plans(position, solution)
+    assert brute_force(position)[0] == (expected[0], -expected[1])  # the reference agrees with the hand count
+
+
+def test_caravan_is_paid_with_spare_cards() -> None:
+    position = Position.from_str("C@RIV-THR:f,C@JAC-THR:m RIV CCPPP - 1")
+    plan = solve(position).plan
+    caravans = [s for s in plan.steps if s.pay is Pay.CARAVAN]
+    assert len(caravans) == 1 and len(caravans[0].cards) == 3
+
+
+def test_home_distance_by_roads_only() -> None:
+    # Home Tichih, last round, at Rivinia with nothing to spend: Tichih is one river link away, but by road
+    # Rivinia - Throtmanni - Tichih is two.
+    position = Position.from_str("- RIV - - 4 TIC")
+    assert solve(position).plan.score == -1
+    assert solve(position.replace(rules=Rules(home_distance="roads"))).plan.score == -2
+
+
+def test_alternatives_are_distinct_and_best_first() -> None:
+    position = Position.from_str("E@RIV-THR:f,D@JAC-THR:m,P@FEO-RIV:f RIV EDP - 1")
+    solution = solve(position, alternatives=4)
+    check_plans(position, solution)
+    keys = [plan_key(p) for p in solution.plans]
+    assert len(set(keys)) == len(keys) == 4
+    values = [p.value for p in solution.plans]
+    assert values == sorted(values, reverse=True)
+    by_key = best_by_key(position)
+    assert values == sorted(by_key.values(), reverse=True)[:4]
+    assert all(by_key[k] == p.value for k, p in zip(keys, solution.plans, strict=True))
+
+
+def test_alternatives_stop_when_routes_run_out() -> None:
+    position = Position.from_str("E@RIV-THR:f RIV E - 1")
+    solution = solve(position, alternatives=5)
+    assert [p.value for p in solution.plans] == [(1, -1), (0, 0)]
+
+
+def test_stats_and_flags() -> None:
+    solution = solve(Position.from_str("E@RIV-THR:f,D@JAC-THR:m RIV ED - 1"))
+    assert solution.solver == "cpsat" and solution.proven and solution.plan.proven
+    assert solution.stats["variables"] > 0 and solution.stats["branches"] >= 0
+    assert [s["phase"] for s in solution.stats["solves"]] == ["points", "cards"]
+    assert solution.elapsed > 0
+
+
+def test_strict_caravan_rule_is_refused_where_it_matters() -> None:
+    strict = Rules(caravan_when="strict")
+    position = Position.from_str("C@RIV-THR:f,C@JAC-THR:m RIV CCPPP - 1").replace(rules=strict)
+    with pytest.raises(SolverError, match="strict caravan rule is not supported"):
+        solve(position)
+
+
+def test_strict_caravan_rule_is_solved_where_it_cannot_bite() -> None:
+    # No clouds in hand: every caravan is allowed under the strict rule too.
+    strict = Rules(caravan_when="strict")
+    position = Position.from_str("C@RIV-THR:f,C@JAC-THR:m RIV PPPPPP - 1").replace(rules=strict)
+    solution = solve(position)
+    assert solution.plan.value == brute_force(position)[0] == (2, -6)
+
+
+def test_bad_input() -> None:
+    with pytest.raises(ValueError):
+        solve(Position.from_str("- RIV - - 1"), alternatives=0)
+    with pytest.raises(IllegalPositionError):
+        solve(Position.from_str("- RIV - - 9"))
+
+
+def dense_position(seed: int, cards: int = 20) -> Position:
+    """A puzzle-sized position: a counter on every road, a big hand, nothing collected yet."""
+    rng = random.Random(seed)
+    counters = dict(COUNTERS)
+    tiles = []
+    for road in BOARD.roads:
+        transport = rng.choice([t for t in COUNTER_TRANSPORTS if can_carry(t, road.terrain) and counters[t] > 0])
+        counters[transport] -= 1
+        tiles.append(Tile(road.id, transport))
+    pool = [t for t in TRANSPORTS for _ in range(DECK[t])]
+    return Position(at=rng.choice(sorted(BOARD.towns)), hand=Hand.of(rng.sample(pool, cards)), tiles=tuple(tiles))
+
+
+def test_dense_puzzle_is_proven() -> None:
+    position = dense_position(2)
+    solution = solve(position)
+    assert solution.proven
+    check_plans(position, solution)
+    assert solution.plan.value == (14, -19)
+
+
+def test_hint_route_is_a_start_only() -> None:
+    position = dense_position(2)
+    first = solve(position)
+    again = solve(position, hint=first.plan)
+    assert again.proven and again.plan.value == first.plan.value
+    modest = Plan.of(position, first.plan.steps[:3])
+    assert solve(position, hint=modest).plan.value == first.plan.value
+    other = Position.from_str("E@RIV-THR:f RIV E - 1")
+    assert solve(other, hint=first.plan).plan.value == (1, -1)  # another position's route is ignored
+
+
+def test_stop_set_before_the_start_ends_at_once() -> None:
+    position = dense_position(3)
+    stop = threading.Event()
+    stop.set()
+    started = time.perf_counter()
+    try:
+        solution = solve(position, stop=stop)
+    except SolverTimeoutError as exc:
+        assert "(stopped)" in str(exc)
+    else:
+        assert not solution.proven
+        check_plans(position, solution)
+    assert time.perf_counter() - started < 5
+
+
+def test_stop_from_another_thread_ends_early() -> None:
+    # Fifty alternatives of a 20-card puzzle take far longer than the stop lets them run.
+    position = dense_position(9)
+    stop = threading.Event()
+    timer = threading.Timer(0.3, stop.set)
+    started = time.perf_counter()
+    timer.start()
+    try:
+        solution = solve(position, stop=stop, alternatives=50)
+    except SolverTimeoutError:
+        solution = None
+    finally:
+        timer.cancel()
+    assert time.perf_counter() - started < 5
+    if solution is not None:
+        check_plans(position, solution)
+        assert len(solution.plans) < 50 or not all(p.proven for p in solution.plans)
+
+
+def test_time_limit_too_short_for_any_route() -> None:
+    try:
+        solution = solve_cpsat(dense_position(9), time_limit=1e-6, workers=1)
+    except SolverTimeoutError as exc:
+        assert "raise the time limit" in str(exc)
+    else:
+        assert not solution.proven
+
+
+def test_import_does_not_load_ortools() -> None:
+    code = "import sys, planner.elfenland.solvers.cpsat; sys.exit('ortools' in sys.modules)"
+    assert subprocess.run([sys.executable, "-c", code], check=False).returncode == 0
+
+
+# -- agreement with the brute force on random small positions ---------------------------------------------------
+def random_position(seed: int) -> Position:
+    """A legal position with a small hand: random counters, obstacles, collected towns, round and rules."""
+    rng = random.Random(seed)
+    counters = dict(COUNTERS)
+    tiles = []
+    density = rng.choice([0.2, 0.5, 0.8, 1.0])
+    for road in BOARD.roads:
+        options = [t for t in COUNTER_TRANSPORTS if can_carry(t, road.terrain) and counters[t] > 0]
+        if options and rng.random() < density:
+            transport = rng.choice(options)
+            counters[transport] -= 1
+            tiles.append([road.id, transport, False])
+    for tile in rng.sample(tiles, min(len(tiles), rng.randint(0, OBSTACLES))):
+        tile[2] = True
+    pool = [t for t in TRANSPORTS for _ in range(DECK[t])]
+    hand = Hand.of(rng.sample(pool, rng.randint(0, 7) if rng.random() < 0.3 else rng.randint(4, 7)))
+    towns = sorted(BOARD.towns)
+    rules = Rules(
+        caravan=rng.choice(["flat", "flat", "scaled"]),
+        rounds=rng.choice([3, 4]),
+        home_distance=rng.choice(["all", "roads"]),
+        home_variant=rng.random() < 0.8,
+    )
+    return Position(
+        at=rng.choice(towns),
+        hand=hand,
+        tiles=tuple(Tile(*t) for t in tiles),
+        visited=frozenset(rng.sample(towns, rng.randint(0, 10))),
+        home=rng.choice(HOME_TOWNS) if rng.random() < 0.6 else None,
+        round=rng.choice([1, rules.rounds - 1, rules.rounds, rules.rounds]),
+        rules=rules,
+    ).check()
+
+
+@pytest.mark.parametrize("block", range(10))
+def test_agrees_with_brute_force(block: int) -> None:
+    for seed in range(block * 40, block * 40 + 40):
+        position = random_position(seed)
+        expected, route = brute_force(position)
+        outcome = verify(position, route)
+        assert (outcome.score, -outcome.cards_spent) == expected, f"brute force route is off on seed {seed}"
+        solution = solve(position)
+        check_plans(position, solution)
+        assert solution.proven, f"seed {seed}: {position}"
+        assert solution.plan.value == expected, (
+            f"seed {seed}: {position} rules {position.rules.to_mapping()}: cp-sat {solution.plan.value} "
+            f"{solution.plan} vs brute force {expected} {' '.join(map(str, route))}"
+        )
+
+
+@pytest.mark.parametrize("seed", range(1000, 1012))
+def test_alternatives_agree_with_enumeration(seed: int) -> None:
+    position = random_position(seed)
+    position = position.replace(hand=Hand.of(position.hand.cards()[:4]))
+    by_key = best_by_key(position)
+    solution = solve(position, alternatives=3)
+    check_plans(position, solution)
+    values = [p.value for p in solution.plans]
+    assert values == sorted(by_key.values(), reverse=True)[: len(values)]
+    assert len(values) == min(3, len(by_key))
+    assert all(by_key[plan_key(p)] == p.value for p in solution.plans)
