@@ -38,7 +38,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--dense", action="store_true", help="every road holds a counter")
     args = parser.parse_args(argv)
     solvers = args.solvers.split(",")
-    print(f"{'cards':>5} {'solver':>7} {'n':>5} {'median ms':>10} {'p95 ms':>9} {'max ms':>9} {'proven':>7} {'disagree':>8}")
+    header = ("cards", "solver", "n", "median ms", "p95 ms", "max ms", "proven", "disagree")
+    print(" ".join(f"{h:>{w}}" for h, w in zip(header, (5, 7, 5, 10, 9, 9, 7, 8), strict=True)))
     total_disagreements = 0
     for size in (int(s) for s in args.sizes.split(",")):
         rng = random.Random(args.seed * 1000 + size)

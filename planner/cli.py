@@ -69,7 +69,8 @@ def position_options(func: Callable[..., Any]) -> Callable[..., Any]:
                           '"ROAD -" removes one.'),
         click.option("--visited", metavar="TOWNS", help="Towns already collected: riv,tic (- for none)."),
         click.option("--home", metavar="TOWN", help="Home-town card (- for none)."),
-        click.option("--round", "round_", type=click.IntRange(1, 4), help="Round 1..4; the last applies the home penalty."),
+        click.option("--round", "round_", type=click.IntRange(1, 4),
+                     help="Round 1..4; the last applies the home penalty."),
         click.option("--caravan", type=click.Choice(OPTION_CHOICES["caravan"]), help="Caravan cost rule [flat]."),
         click.option("--caravan-when", type=click.Choice(OPTION_CHOICES["caravan_when"]),
                      help="When caravans are allowed [always]."),
@@ -149,7 +150,8 @@ def route(sources: tuple[str, ...], solver: str, time_limit: float, seed: int, a
     \b
     Examples:
       elfenland route scenarios/02-caravan.toml -k 3
-      elfenland route --at elv --hand "DDCURRPT" --tile "lap-riv D" --tile "elv-erg U+X" --visited riv,tic --home virst --round 4
+      elfenland route --at elv --hand "DDCURRPT" --tile "lap-riv D" --tile "elv-erg U+X" \\
+          --visited riv,tic --home virst --round 4
       elfenland route scenarios/ --json
     """
     overrides = _overrides(kwargs)

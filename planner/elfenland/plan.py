@@ -113,7 +113,8 @@ def verify(position: Position, steps: tuple[Step, ...] | list[Step]) -> Outcome:
                 raise fail(f"no counter on road {connection.id}: a road without a counter cannot be travelled")
             cost = counter_cost(tile.transport, connection.terrain, obstacle=tile.obstacle)
             if cost is None:  # only in a position that was never validated
-                raise fail(f"a {tile.transport.title} counter cannot travel {connection.id}, a {connection.terrain} road")
+                raise fail(f"a {tile.transport.title} counter cannot travel {connection.id}, "
+                           f"a {connection.terrain} road")
             wanted = Hand.from_counts({tile.transport: cost})
             price = rules.caravan_cost(cost, obstacle=tile.obstacle)
             price_text = (f"the {tile.transport.title}{' + obstacle' if tile.obstacle else ''} counter on "
@@ -287,9 +288,10 @@ def parse_route(position: Position, text: str) -> tuple[Step, ...]:
         connection = next((c for c in links if c.is_road != only_rafts), links[0])
         if connection.is_road:
             tile = tiles.get(connection.id)
-            matching = tile is not None and tile.transport is not None and cards[tile.transport] == len(cards)
-            cost = counter_cost(tile.transport, connection.terrain, obstacle=tile.obstacle) if matching and tile and tile.transport else None
-            pay = Pay.COUNTER if matching and cost == len(cards) else Pay.CARAVAN
+            pay = Pay.CARAVAN
+            if tile is not None and tile.transport is not None and cards[tile.transport] == len(cards):
+                cost = counter_cost(tile.transport, connection.terrain, obstacle=tile.obstacle)
+                pay = Pay.COUNTER if cost == len(cards) else Pay.CARAVAN
         else:
             pay = Pay.RAFT
         steps.append(Step(here, to, connection.id, pay, cards))

@@ -227,7 +227,8 @@ class Position:
         for transport in COUNTER_TRANSPORTS:
             used = sum(t.transport is transport for t in self.tiles)
             if used > COUNTERS[transport]:
-                found.append(f"{used} {transport.title} counters on the board but the game has only {COUNTERS[transport]}")
+                found.append(f"{used} {transport.title} counters on the board "
+                             f"but the game has only {COUNTERS[transport]}")
         obstacles = sum(t.obstacle for t in self.tiles)
         if obstacles > OBSTACLES:
             found.append(f"{obstacles} obstacles on the board but the game has only {OBSTACLES}")
@@ -254,7 +255,8 @@ class Position:
     def warnings(self) -> list[str]:
         """Things a real game cannot produce but a puzzle may (a hand over 8 cards)."""
         if len(self.hand) > HAND_SIZE:
-            return [f"hand holds {len(self.hand)} cards; a real game never has more than {HAND_SIZE} (fine for a puzzle)"]
+            return [f"hand holds {len(self.hand)} cards; "
+                    f"a real game never has more than {HAND_SIZE} (fine for a puzzle)"]
         return []
 
     def check(self) -> Position:
@@ -336,7 +338,9 @@ class Position:
                 merged[road] = Tile(road, old.transport or transport, old.obstacle or obstacle)
             else:
                 merged[road if old is None else road + "#dup"] = Tile(road, transport, obstacle)
-        visited = frozenset() if parts[3] == "-" else frozenset(parse_town(v, where="visited") for v in parts[3].split(","))
+        visited: frozenset[str] = frozenset()
+        if parts[3] != "-":
+            visited = frozenset(parse_town(v, where="visited") for v in parts[3].split(","))
         return cls(
             at=parse_town(parts[1], where="position"),
             hand=Hand.from_str(parts[2]),
@@ -511,5 +515,6 @@ def load_position(path: str | Path) -> Position:
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
-        raise IllegalPositionError([f"cannot read position file {str(path)!r}: {exc.strerror if isinstance(exc, OSError) else exc}"]) from None
+        reason = exc.strerror if isinstance(exc, OSError) else exc
+        raise IllegalPositionError([f"cannot read position file {str(path)!r}: {reason}"]) from None
     return position_from_toml(text, source=path.name)

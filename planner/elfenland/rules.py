@@ -168,7 +168,8 @@ class Rules:
     def to_mapping(self) -> dict[str, Any]:
         """The options that differ from the defaults, as a ``[rules]`` table."""
         default = Rules()
-        return {f.name: getattr(self, f.name) for f in fields(self) if getattr(self, f.name) != getattr(default, f.name)}
+        return {f.name: getattr(self, f.name) for f in fields(self)
+                if getattr(self, f.name) != getattr(default, f.name)}
 
     def with_options(self, **options: Any) -> Rules:
         """A copy with some options changed."""

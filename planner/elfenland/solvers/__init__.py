@@ -112,13 +112,15 @@ class _Race:
         if self.thread is None:
             return searched
         if searched.proven:
+            # CP-SAT may still be importing ortools or building its model, which cannot be cut short: do not
+            # wait for it. It sees the stop event and ends by itself (the thread is a daemon).
             self.stop.set()
+            searched.stats["race"] = {"search_seconds": searched.elapsed, "cpsat_started_after": AUTO_SEARCH_BUDGET}
+            return searched
         self.thread.join()
         if self.error is not None and not self.stop.is_set() and not isinstance(self.error, SolverTimeoutError):
             raise self.error  # a CP-SAT failure that is not a time-out is a bug, whoever won
-        if searched.proven:
-            winner = searched
-        elif self.result is not None and self.result.proven:
+        if self.result is not None and self.result.proven:
             winner = self.result
         else:
             candidates = [s for s in (searched, self.result) if s is not None]
