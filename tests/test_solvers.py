@@ -143,3 +143,16 @@ def test_auto_races_cpsat_on_a_hard_position_and_proves() -> None:
     assert "race" in auto.stats
     verify(position, auto.plan.steps)
     assert auto.plan.value == solve(position, solver="cpsat", time_limit=30).plan.value
+
+
+def test_search_agrees_with_brute_force_under_the_strict_caravan_rule() -> None:
+    # CP-SAT cannot model the strict rule where it matters, so the brute force is the second opinion here.
+    from brute import brute_force
+
+    rng = random.Random(7)
+    strict = Rules(caravan_when="strict")
+    for _ in range(150):
+        position = random_position(rng, cards=rng.randint(0, 7), rules=strict)
+        plan = solve(position, solver="search").plan
+        verify(position, plan.steps)
+        assert plan.value == brute_force(position)[0], str(position)
