@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Callable
 
 from planner.elfenland.position import Position
-from planner.elfenland.solvers.common import Solution
+from planner.elfenland.plan import Plan
+from planner.elfenland.solvers.common import Move, Solution, assemble
 from planner.elfenland.solvers.search import solve_search
 from planner.errors import NotationError, PlannerError, SolverTimeoutError
 
@@ -61,11 +63,11 @@ def solve(
 
 
 def _cpsat(position: Position, *, alternatives: int, time_limit: float, seed: int, workers: int = 1,
-           stop: threading.Event | None = None) -> Solution:
+           stop: threading.Event | None = None, hint: Plan | None = None) -> Solution:
     from planner.elfenland.solvers.cpsat import solve_cpsat  # ortools costs ~1 s to import
 
     return solve_cpsat(position, alternatives=alternatives, time_limit=time_limit, seed=seed, workers=workers,
-                       stop=stop)
+                       stop=stop, hint=hint)
 
 
 class _Race:
@@ -86,18 +88,20 @@ class _Race:
         self.result: Solution | None = None
         self.error: PlannerError | None = None
 
-    def poll(self) -> bool:
-        """Asked by the search now and then: start CP-SAT when due; true when CP-SAT has proven the optimum."""
+    def poll(self, best_moves: Callable[[], tuple[Move, ...]]) -> bool:
+        """Asked by the search now and then: start CP-SAT when due (from the search's best route so far);
+        true when CP-SAT has proven the optimum."""
         if self.thread is None and time.perf_counter() - self.started > AUTO_SEARCH_BUDGET:
-            self.thread = threading.Thread(target=self._run, name="elfenland-cpsat", daemon=True)
+            hint = assemble(self.position, best_moves(), proven=False, solver="search")
+            self.thread = threading.Thread(target=self._run, args=(hint,), name="elfenland-cpsat", daemon=True)
             self.thread.start()
         return self.done.is_set() and self.result is not None and self.result.proven
 
-    def _run(self) -> None:
+    def _run(self, hint: Plan) -> None:
         remaining = max(0.1, self.time_limit - (time.perf_counter() - self.started))
         try:
             self.result = _cpsat(self.position, alternatives=self.alternatives, time_limit=remaining,
-                                 seed=self.seed, workers=1, stop=self.stop)
+                                 seed=self.seed, workers=1, stop=self.stop, hint=hint)
         except PlannerError as error:
             self.error = error
         finally:

@@ -86,13 +86,17 @@ class _Option:
                    (count << _BUDGET) | (count << (card * _BITS)), paid)
 
 
+#: Asked every 1024 nodes with a way to get the best moves so far; returning true stops the search.
+Interrupt = Callable[[Callable[[], tuple[Move, ...]]], bool]
+
+
 class SearchTimeout(Exception):
     """The search ran out of its time budget (the best route so far is not proven)."""
 
 
 class _Search:
     def __init__(self, position: Position, *, alternatives: int, deadline: float | None,
-                 interrupt: Callable[[], bool] | None = None) -> None:
+                 interrupt: Interrupt | None = None) -> None:
         self.position = position
         self.alternatives = max(1, alternatives)
         self.deadline = deadline
@@ -195,6 +199,10 @@ class _Search:
         if len(self.found) >= self.alternatives:
             self.threshold = min(v for v, _ in self.found.values())
 
+    def best_moves(self) -> tuple[Move, ...]:
+        """The moves of the best route found so far."""
+        return max(self.found.values(), key=lambda item: item[0])[1] if self.found else ()
+
     # -- the walk ------------------------------------------------------------------------------------------------
     def _dominated(self, town: int, mask: int, cards: int) -> bool:
         s = cards >> _BUDGET
@@ -225,7 +233,7 @@ class _Search:
         self.nodes += 1
         if self.nodes & 1023 == 0 and (
             (self.deadline is not None and time.perf_counter() > self.deadline)
-            or (self.interrupt is not None and self.interrupt())
+            or (self.interrupt is not None and self.interrupt(self.best_moves))
         ):
             raise SearchTimeout
         s = cards >> _BUDGET
@@ -286,11 +294,12 @@ def _sub_multisets(h: tuple[int, ...], count: int) -> list[tuple[int, ...]]:
 
 
 def solve_search(position: Position, *, alternatives: int = 1, time_limit: float | None = None,
-                 interrupt: Callable[[], bool] | None = None) -> Solution:
+                 interrupt: Interrupt | None = None) -> Solution:
     """The best route (and ``alternatives - 1`` runners-up with other towns or end town) by exact search.
 
-    With ``time_limit`` (seconds), or when ``interrupt()`` turns true (it is asked every 1024 nodes), the search
-    stops early and the best route found so far is returned unproven.
+    With ``time_limit`` (seconds), or when ``interrupt`` returns true (it is asked every 1024 nodes, and given a
+    way to read the best moves so far), the search stops early and the best route found so far is returned
+    unproven.
 
     Raises:
         SolverError: a found route failed the verifier (a bug).
