@@ -20,9 +20,9 @@ from typing import Any
 
 from planner.elfenland.board import CAPITAL
 from planner.elfenland.notation import parse_connection, parse_counter, parse_town
-from planner.elfenland.position import Hand, Position, Tile, load_position, position_from_toml
+from planner.elfenland.position import Hand, Position, Problems, Tile, load_position, position_from_toml
 from planner.elfenland.rules import Rules
-from planner.errors import IllegalPositionError, NotationError, PlannerError
+from planner.errors import IllegalPositionError, NotationError
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,14 +48,8 @@ def apply_overrides(base: Position | None, overrides: Overrides) -> Position:
     Raises:
         IllegalPositionError: every problem of the overrides and of the resulting position at once.
     """
-    problems: list[str] = []
-
-    def attempt(parse: Any, *args: Any, **kwargs: Any) -> Any:
-        try:
-            return parse(*args, **kwargs)
-        except PlannerError as exc:
-            problems.append(str(exc))
-            return None
+    collector = Problems()
+    problems, attempt = collector.found, collector.attempt
 
     position = base or Position(at=CAPITAL)
     changes: dict[str, Any] = {}

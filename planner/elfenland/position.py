@@ -375,20 +375,29 @@ def _toml_value(value: Any) -> str:
     return _toml_str(str(value))
 
 
+class Problems:
+    """Collects the problems of one input, so that all of them are reported at once."""
+
+    def __init__(self) -> None:
+        self.found: list[str] = []
+
+    def attempt(self, parse: Any, *args: Any, **kwargs: Any) -> Any:
+        """``parse(*args, **kwargs)``, or None after noting the :class:`PlannerError` it raised."""
+        try:
+            return parse(*args, **kwargs)
+        except PlannerError as exc:
+            self.found.append(str(exc))
+            return None
+
+
 def position_from_mapping(data: Mapping[str, Any], *, source: str = "position") -> Position:
     """Build and validate a position from a parsed position file, reporting every problem at once.
 
     Raises:
         IllegalPositionError: every syntax and rule problem found, each naming its key and value.
     """
-    problems: list[str] = []
-
-    def attempt(parse: Any, *args: Any, **kwargs: Any) -> Any:
-        try:
-            return parse(*args, **kwargs)
-        except PlannerError as exc:
-            problems.append(str(exc))
-            return None
+    collector = Problems()
+    problems, attempt = collector.found, collector.attempt
 
     for key in data:
         if key not in POSITION_KEYS:

@@ -13,8 +13,8 @@ import threading
 import time
 from collections.abc import Callable
 
-from planner.elfenland.position import Position
 from planner.elfenland.plan import Plan
+from planner.elfenland.position import Position
 from planner.elfenland.solvers.common import Move, Solution, assemble
 from planner.elfenland.solvers.search import solve_search
 from planner.errors import NotationError, PlannerError, SolverTimeoutError
