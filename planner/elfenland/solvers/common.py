@@ -70,8 +70,3 @@ class Solution:
 def plan_key(plan: Plan) -> tuple[frozenset[str], str]:
     """What makes two alternatives different: the towns collected and the end town."""
     return frozenset(plan.new_towns), plan.end
-
-
-def objective(plan: Plan) -> tuple[int, int]:
-    """Larger is better: (score, -cards spent)."""
-    return plan.value
