@@ -53,11 +53,6 @@ def _unpack(packed: int) -> tuple[tuple[int, ...], int]:
     return tuple((packed >> (i * _BITS)) & _FIELD for i in range(len(TRANSPORTS))), packed >> _BUDGET
 
 
-def _covers(a: int, b: int) -> bool:
-    """Whether every field of ``a`` is at least the field of ``b``."""
-    return ((a | _GUARD) - b) & _GUARD == _GUARD
-
-
 @dataclass(frozen=True, slots=True)
 class _Option:
     """One way to take one step from a town."""
