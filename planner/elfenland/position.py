@@ -331,20 +331,23 @@ class Position:
                     raise NotationError(f"placement {item!r} must look like 'D@LAP-RIV:f'")
                 transport, obstacle = parse_counter(counter, where="placements")
                 tiles.append((parse_connection(road, where="placements").id, transport, obstacle))
-        merged: dict[str, Tile] = {}
+        merged: list[Tile] = []
         for road, transport, obstacle in tiles:
-            old = merged.get(road)
-            if old is not None and (transport is None or old.transport is None):  # "U@r,X@r" is one tile
-                merged[road] = Tile(road, old.transport or transport, old.obstacle or obstacle)
+            # "U@r,X@r" is one tile; any other second counter on a road stays, for validation to report.
+            same = next((i for i, t in enumerate(merged)
+                         if t.road == road and (transport is None or t.transport is None)), None)
+            if same is None:
+                merged.append(Tile(road, transport, obstacle))
             else:
-                merged[road if old is None else road + "#dup"] = Tile(road, transport, obstacle)
+                old = merged[same]
+                merged[same] = Tile(road, old.transport or transport, old.obstacle or obstacle)
         visited: frozenset[str] = frozenset()
         if parts[3] != "-":
             visited = frozenset(parse_town(v, where="visited") for v in parts[3].split(","))
         return cls(
             at=parse_town(parts[1], where="position"),
             hand=Hand.from_str(parts[2]),
-            tiles=tuple(merged.values()),
+            tiles=tuple(merged),
             visited=visited,
             round=_int(parts[4], "round") if len(parts) > 4 else 1,
             home=parse_town(parts[5], where="home") if len(parts) > 5 else None,
