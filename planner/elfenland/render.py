@@ -134,9 +134,8 @@ def town_links_table(board: Board, code: str, rules: Rules) -> Table:
             for transport in COUNTER_TRANSPORTS:
                 cost = counter_cost(transport, c.terrain)
                 cells.append("—" if cost is None else str(cost))
-            caravan = f"{rules.caravan_cost(1, obstacle=False)}+"
-            if rules.caravan == "flat":
-                caravan = str(rules.caravan_cost(1, obstacle=False))
+            cheapest = rules.caravan_cost(1, obstacle=False)  # scaled caravans cost more on dearer counters
+            caravan = str(cheapest) if rules.caravan == "flat" else f"{cheapest}+"
             table.add_row(other, f"{c.terrain} road", *cells, caravan, "—")
         else:
             way = c.lake or ("downstream" if c.downstream_to != code else "upstream")
