@@ -2,9 +2,11 @@
 
 - ``search``: depth-first branch and bound in pure Python (no ortools import), fastest on real-game hands;
 - ``cpsat``: an OR-Tools CP-SAT model by arc traversal counts;
-- ``auto`` (default): the search alone while it is quick; when it has run for ``AUTO_SEARCH_BUDGET`` seconds,
-  CP-SAT starts in a background thread and the two race: the first to prove the optimum answers and the other
-  is stopped. Each is fastest on different positions, so the race takes whichever wins.
+- ``auto`` (default): the search alone while it is quick; when it has run for ``AUTO_SEARCH_BUDGET`` seconds
+  (at once for puzzle-sized hands), CP-SAT starts in a background thread and the two race: the first to prove
+  the optimum answers and the other is stopped. Each is fastest on different positions, so the race takes
+  whichever wins. They also help each other: the search's best route so far is CP-SAT's starting point, and
+  every upper bound CP-SAT proves on the score caps the search's own bound.
 """
 
 from __future__ import annotations
@@ -25,6 +27,9 @@ SOLVERS = ("auto", "search", "cpsat")
 #: Seconds the search runs alone under ``auto`` before CP-SAT joins the race (the search answers almost every
 #: real-game position well inside this, and the ortools import alone costs about a second).
 AUTO_SEARCH_BUDGET = 0.3
+#: Hands this big are puzzles: the search alone rarely proves them within the budget above (20 cards with every
+#: road holding a counter: 3 of 60 positions), so CP-SAT joins at once.
+RACE_AT_ONCE_CARDS = 18
 DEFAULT_TIME_LIMIT = 60.0
 
 
@@ -57,51 +62,68 @@ def solve(
         return solve_search(position, alternatives=alternatives, time_limit=time_limit)
     if solver == "cpsat":
         return _cpsat(position, alternatives=alternatives, time_limit=time_limit, seed=seed)
-    race = _Race(position, alternatives=alternatives, time_limit=time_limit, seed=seed)
-    searched = solve_search(position, alternatives=alternatives, time_limit=time_limit, interrupt=race.poll)
+    delay = 0.0 if len(position.hand) >= RACE_AT_ONCE_CARDS else AUTO_SEARCH_BUDGET
+    race = _Race(position, alternatives=alternatives, time_limit=time_limit, seed=seed, delay=delay)
+    searched = solve_search(position, alternatives=alternatives, time_limit=time_limit, interrupt=race.poll,
+                            ceiling=race.ceiling)
     return race.finish(searched)
 
 
 def _cpsat(position: Position, *, alternatives: int, time_limit: float, seed: int, workers: int = 1,
-           stop: threading.Event | None = None, hint: Plan | None = None) -> Solution:
+           stop: threading.Event | None = None, hint: Plan | None = None,
+           on_bound: Callable[[int], None] | None = None) -> Solution:
     from planner.elfenland.solvers.cpsat import solve_cpsat  # ortools costs ~1 s to import
 
     return solve_cpsat(position, alternatives=alternatives, time_limit=time_limit, seed=seed, workers=workers,
-                       stop=stop, hint=hint)
+                       stop=stop, hint=hint, on_bound=on_bound)
 
 
 class _Race:
-    """CP-SAT in a background thread, started once the search has run for ``AUTO_SEARCH_BUDGET`` seconds.
+    """CP-SAT in a background thread, started once the search has run for ``delay`` seconds.
 
     CP-SAT releases the GIL while it solves, so on two cores the search and CP-SAT truly run side by side.
     """
 
-    def __init__(self, position: Position, *, alternatives: int, time_limit: float, seed: int) -> None:
+    def __init__(self, position: Position, *, alternatives: int, time_limit: float, seed: int,
+                 delay: float) -> None:
         self.position = position
         self.alternatives = alternatives
         self.time_limit = time_limit
         self.seed = seed
+        self.delay = delay
         self.started = time.perf_counter()
         self.thread: threading.Thread | None = None
         self.stop = threading.Event()
         self.done = threading.Event()
         self.result: Solution | None = None
         self.error: PlannerError | None = None
+        self.bound: int | None = None
+        """CP-SAT's latest proven upper bound on the score (set from its thread)."""
 
     def poll(self, best_moves: Callable[[], tuple[Move, ...]]) -> bool:
         """Asked by the search now and then: start CP-SAT when due (from the search's best route so far);
         true when CP-SAT has proven the optimum."""
-        if self.thread is None and time.perf_counter() - self.started > AUTO_SEARCH_BUDGET:
+        if self.thread is None and time.perf_counter() - self.started >= self.delay:
+            from planner.elfenland.solvers.cpsat import load_ortools
+
+            load_ortools()  # here, not in CP-SAT's thread, where it would crawl beside the search (see there)
             hint = assemble(self.position, best_moves(), proven=False, solver="search")
             self.thread = threading.Thread(target=self._run, args=(hint,), name="elfenland-cpsat", daemon=True)
             self.thread.start()
         return self.done.is_set() and self.result is not None and self.result.proven
 
+    def ceiling(self) -> int | None:
+        """Asked by the search now and then: CP-SAT's proven upper bound on the score, if any yet."""
+        return self.bound
+
+    def _bounded(self, bound: int) -> None:
+        self.bound = bound  # one assignment: atomic under the GIL
+
     def _run(self, hint: Plan) -> None:
         remaining = max(0.1, self.time_limit - (time.perf_counter() - self.started))
         try:
             self.result = _cpsat(self.position, alternatives=self.alternatives, time_limit=remaining,
-                                 seed=self.seed, workers=1, stop=self.stop, hint=hint)
+                                 seed=self.seed, workers=1, stop=self.stop, hint=hint, on_bound=self._bounded)
         except PlannerError as error:
             self.error = error
         finally:
@@ -116,10 +138,13 @@ class _Race:
         if self.thread is None:
             return searched
         if searched.proven:
-            # CP-SAT may still be importing ortools or building its model, which cannot be cut short: do not
-            # wait for it. It sees the stop event and ends by itself (the thread is a daemon).
+            # Stopped, CP-SAT ends within STOP_POLL once solving, or once its model is built (a few hundredths
+            # of a second; ortools is already imported). Waiting for it matters: a process that exits while
+            # CP-SAT's C++ threads still run aborts.
             self.stop.set()
-            searched.stats["race"] = {"search_seconds": searched.elapsed, "cpsat_started_after": AUTO_SEARCH_BUDGET}
+            self.thread.join()
+            searched.stats["race"] = {"search_seconds": searched.elapsed, "cpsat_started_after": self.delay,
+                                      "cpsat_bound": self.bound}
             return searched
         self.thread.join()
         if self.error is not None and not self.stop.is_set() and not isinstance(self.error, SolverTimeoutError):
@@ -129,6 +154,6 @@ class _Race:
         else:
             candidates = [s for s in (searched, self.result) if s is not None]
             winner = max(candidates, key=lambda s: s.plan.value)
-        winner.stats["race"] = {"search_seconds": searched.elapsed, "cpsat_started_after": AUTO_SEARCH_BUDGET,
-                                "cpsat_error": str(self.error) if self.error else None}
+        winner.stats["race"] = {"search_seconds": searched.elapsed, "cpsat_started_after": self.delay,
+                                "cpsat_bound": self.bound, "cpsat_error": str(self.error) if self.error else None}
         return winner

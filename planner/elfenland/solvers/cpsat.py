@@ -47,10 +47,12 @@ from __future__ import annotations
 
 import heapq
 import logging
+import math
 import sys
 import threading
 import time
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -63,7 +65,7 @@ from planner.errors import IllegalStepError, SolverError, SolverTimeoutError
 if TYPE_CHECKING:
     from ortools.sat.python import cp_model
 
-__all__ = ["solve_cpsat"]
+__all__ = ["load_ortools", "solve_cpsat"]
 
 logger = logging.getLogger(__name__)
 
@@ -74,6 +76,16 @@ FIRST_PHASE_SHARE = 0.75
 """Share of the remaining time the points phase may use, so the cards phase always gets some."""
 STOP_POLL = 0.01
 """Seconds between looks at the caller's stop event while CP-SAT runs."""
+
+
+def load_ortools() -> None:
+    """Import CP-SAT now (about half a second), so that a later solve does not pay for it.
+
+    Call it from the thread that keeps the GIL busy: imported from a second thread while a pure-Python loop runs,
+    every file access hands the GIL back and waits a whole switch interval for it, and the import takes 10-20
+    times longer (measured: 0.5 s alone, 9-11 s beside the search).
+    """
+    from ortools.sat.python import cp_model  # noqa: F401
 
 
 # -- data: the arcs a route may use ------------------------------------------------------------------------------
@@ -434,7 +446,8 @@ class _RouteModel:
 
     # -- solve ---------------------------------------------------------------------------------------------------
     def _run(self, *, time_limit: float, seed: int, workers: int, log: bool, hint: dict[int, int] | None,
-             stop: threading.Event | None) -> tuple[Any, int, dict[str, Any]]:
+             stop: threading.Event | None, on_bound: Callable[[int], None] | None = None,
+             ) -> tuple[Any, int, dict[str, Any]]:
         cp = self.cp
         m = self.model
         m.clear_hints()  # type: ignore[no-untyped-call]
@@ -450,6 +463,9 @@ class _RouteModel:
         if log:
             solver.parameters.log_to_stdout = False
             solver.log_callback = lambda line: print(line, file=sys.stderr)
+        if on_bound is not None:
+            # A maximisation's bound may come as 13.999999: the small slack keeps the floor honest.
+            solver.best_bound_callback = lambda bound: on_bound(math.floor(bound + 1e-6))
         if stop is None:
             status = solver.solve(m)
         else:
@@ -482,14 +498,15 @@ class _RouteModel:
         return solver, status, stats
 
     def solve(self, *, time_limit: float, seed: int, workers: int, log: bool, stop: threading.Event | None = None,
-              start: tuple[Step, ...] | None = None,
-              proven_before: bool = True) -> tuple[Plan | None, list[dict[str, Any]]]:
+              start: tuple[Step, ...] | None = None, proven_before: bool = True,
+              on_bound: Callable[[int], None] | None = None) -> tuple[Plan | None, list[dict[str, Any]]]:
         """The best route still allowed: the most points, then the fewest cards; None when no route is left.
 
         The plan counts as proven when both phases are optimal and so were the solves before
         (``proven_before``): a runner-up is only the best of what is left when the plans before it were the best.
         Setting ``stop`` ends the search early; the best route found so far comes back unproven. ``start`` is a
-        legal route to begin from (the empty route when None): it only speeds the search up.
+        legal route to begin from (the empty route when None): it only speeds the search up. ``on_bound`` is
+        called (from the solver's thread) with every better upper bound on the score the points phase proves.
 
         Raises:
             SolverTimeoutError: no route at all within the time limit (or before ``stop``).
@@ -499,7 +516,8 @@ class _RouteModel:
         deadline = time.perf_counter() + time_limit
         self._add_objective(points=None)
         first, status, points_stats = self._run(time_limit=time_limit * FIRST_PHASE_SHARE, seed=seed,
-                                                workers=workers, log=log, hint=self.assignment(start), stop=stop)
+                                                workers=workers, log=log, hint=self.assignment(start), stop=stop,
+                                                on_bound=on_bound)
         points_stats["phase"] = "points"
         runs = [points_stats]
         if status == cp.INFEASIBLE:
@@ -567,7 +585,7 @@ class _RouteModel:
 
 def solve_cpsat(position: Position, *, alternatives: int = 1, time_limit: float = 10.0, seed: int = 0,
                 workers: int = 1, log: bool = False, stop: threading.Event | None = None,
-                hint: Plan | None = None) -> Solution:
+                hint: Plan | None = None, on_bound: Callable[[int], None] | None = None) -> Solution:
     """The best route of ``position`` by CP-SAT, and up to ``alternatives - 1`` runners-up.
 
     Best means the most points (new towns minus the home-town penalty), then the fewest cards. Alternatives
@@ -576,7 +594,9 @@ def solve_cpsat(position: Position, *, alternatives: int = 1, time_limit: float 
     stderr; setting ``stop`` (from another thread) ends the search early, returning what was found unproven.
     ``hint`` is a known route of ``position`` (another solver's best so far, the previous plan when re-planning)
     to start from: a good one saves much of the search, a bad or foreign one only its own cost.
-    One worker is the default and the fastest on this model (see the module docstring).
+    One worker is the default and the fastest on this model (see the module docstring). ``on_bound`` is called,
+    from CP-SAT's thread, with each better proven upper bound on the best route's score (new towns minus the
+    home-town penalty) while the best route is sought: another solver may use it to prune (see ``solve``).
 
     Raises:
         IllegalPositionError: the position breaks the rules.
@@ -616,7 +636,8 @@ def solve_cpsat(position: Position, *, alternatives: int = 1, time_limit: float 
         try:
             plan, runs = route_model.solve(time_limit=remaining, seed=seed, workers=workers, log=log, stop=stop,
                                            start=None if plans else start,
-                                           proven_before=all(p.proven for p in plans))
+                                           proven_before=all(p.proven for p in plans),
+                                           on_bound=None if plans else on_bound)
         except SolverTimeoutError:
             if not plans:
                 raise

@@ -14,7 +14,7 @@ Modelling assumptions (guarded by the solver-agreement tests):
   second can still do, the first can do with no more cards. Dominated states are not expanded.
 - Bound: the towns still collectable are at most as many as the cheapest ways into distinct uncollected towns
   that the budget can pay for (sum of the smallest entry costs ≤ s), which also bounds the cards needed to
-  reach a given score.
+  reach a given score. A ceiling on the score proven elsewhere (CP-SAT's, in a race) caps the count.
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ import itertools
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from planner.elfenland.plan import Pay, card_values, raft_cost
 from planner.elfenland.position import Hand, Position
@@ -83,6 +84,8 @@ class _Option:
 
 #: Asked every 1024 nodes with a way to get the best moves so far; returning true stops the search.
 Interrupt = Callable[[Callable[[], tuple[Move, ...]]], bool]
+#: Asked every 1024 nodes for a proven upper bound on the score (None: none yet); the search prunes with it.
+Ceiling = Callable[[], int | None]
 
 
 class SearchTimeout(Exception):
@@ -91,11 +94,12 @@ class SearchTimeout(Exception):
 
 class _Search:
     def __init__(self, position: Position, *, alternatives: int, deadline: float | None,
-                 interrupt: Interrupt | None = None) -> None:
+                 interrupt: Interrupt | None = None, ceiling: Ceiling | None = None) -> None:
         self.position = position
         self.alternatives = max(1, alternatives)
         self.deadline = deadline
         self.interrupt = interrupt
+        self.ceiling_source = ceiling
         self.strict = position.rules.caravan_when == "strict"
         board = position.board
         self.codes = list(board.towns)
@@ -146,6 +150,8 @@ class _Search:
         self.threshold: tuple[int, int] = (-(10**9), -(10**9))
         self.frontier: dict[tuple[int, int], list[int]] = {}
         self.nodes = 0
+        self.ceiling: int | None = None
+        """The latest proven upper bound on the score from elsewhere (CP-SAT's), or None."""
 
     # -- the bound ---------------------------------------------------------------------------------------------
     def _prunable(self, town: int, new: int, mask: int, cards: int) -> bool:
@@ -162,18 +168,20 @@ class _Search:
                     costs.append(count)
                     break
         costs.sort()
+        # Towns worth counting: all, or only up to the ceiling (no route scores above it).
+        wanted = len(costs) if self.ceiling is None else min(len(costs), max(0, self.ceiling - new))
         extra, budget, needed = 0, s, 0
-        if costs and not self.near[town] & ~mask:
+        if wanted and not self.near[town] & ~mask:
             # No uncollected town is one step away: a step that collects nothing comes first.
             budget -= self.transit[town]
             needed += self.transit[town]
-        for cost in costs:
+        for cost in costs[:wanted]:
             if cost > budget:
                 break
             budget -= cost
             needed += cost
             extra += 1
-        top = new + extra
+        top = new + extra if self.ceiling is None else min(new + extra, self.ceiling)
         if top != best_score:
             return top < best_score
         return self.size - s + needed >= -best_neg_spent
@@ -226,11 +234,12 @@ class _Search:
 
     def _visit(self, town: int, mask: int, new: int, cards: int, path: list[Move]) -> None:
         self.nodes += 1
-        if self.nodes & 1023 == 0 and (
-            (self.deadline is not None and time.perf_counter() > self.deadline)
-            or (self.interrupt is not None and self.interrupt(self.best_moves))
-        ):
-            raise SearchTimeout
+        if self.nodes & 1023 == 0:
+            if (self.deadline is not None and time.perf_counter() > self.deadline) or (
+                    self.interrupt is not None and self.interrupt(self.best_moves)):
+                raise SearchTimeout
+            if self.ceiling_source is not None:
+                self.ceiling = self.ceiling_source()
         s = cards >> _BUDGET
         self._record(town, mask, new, s, path)
         if s == 0 or self._prunable(town, new, mask, cards):
@@ -289,19 +298,22 @@ def _sub_multisets(h: tuple[int, ...], count: int) -> list[tuple[int, ...]]:
 
 
 def solve_search(position: Position, *, alternatives: int = 1, time_limit: float | None = None,
-                 interrupt: Interrupt | None = None) -> Solution:
+                 interrupt: Interrupt | None = None, ceiling: Ceiling | None = None) -> Solution:
     """The best route (and ``alternatives - 1`` runners-up with other towns or end town) by exact search.
 
     With ``time_limit`` (seconds), or when ``interrupt`` returns true (it is asked every 1024 nodes, and given a
     way to read the best moves so far), the search stops early and the best route found so far is returned
-    unproven.
+    unproven. ``ceiling``, asked as often, may return an upper bound on the score proven elsewhere (CP-SAT's):
+    the search then prunes every branch that could only beat it, and its proof leans on that bound
+    (``stats["ceiling"]``).
 
     Raises:
         SolverError: a found route failed the verifier (a bug).
     """
     started = time.perf_counter()
     search = _Search(position, alternatives=alternatives,
-                     deadline=None if time_limit is None else started + time_limit, interrupt=interrupt)
+                     deadline=None if time_limit is None else started + time_limit, interrupt=interrupt,
+                     ceiling=ceiling)
     proven = True
     try:
         search.run()
@@ -309,5 +321,7 @@ def solve_search(position: Position, *, alternatives: int = 1, time_limit: float
         proven = False
     ranked = sorted(search.found.values(), key=lambda item: item[0], reverse=True)
     plans = tuple(assemble(position, list(moves), proven=proven, solver="search") for _, moves in ranked)
-    stats = {"nodes": search.nodes, "states": sum(len(v) for v in search.frontier.values())}
+    stats: dict[str, Any] = {"nodes": search.nodes, "states": sum(len(v) for v in search.frontier.values())}
+    if search.ceiling is not None:
+        stats["ceiling"] = search.ceiling  # the proof leans on this bound too
     return Solution(plans, proven, "search", time.perf_counter() - started, stats)
