@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from planner.elfenland.generate import random_position
-from planner.elfenland.plan import verify
+from planner.elfenland.plan import Step, verify
 from planner.elfenland.position import Position
 from planner.elfenland.rules import Rules
 from planner.elfenland.solvers import solve
@@ -143,6 +143,118 @@ def test_auto_races_cpsat_on_a_hard_position_and_proves() -> None:
     assert "race" in auto.stats
     verify(position, auto.plan.steps)
     assert auto.plan.value == solve(position, solver="cpsat", time_limit=30).plan.value
+
+
+def _race_from_the_first_poll(monkeypatch: pytest.MonkeyPatch) -> Position:
+    """A 12-card dense position whose search takes over 1024 nodes, with CP-SAT joining at the first poll."""
+    import planner.elfenland.solvers as solvers
+
+    monkeypatch.setattr(solvers, "AUTO_SEARCH_BUDGET", 0.0)
+    return random_position(random.Random(11), cards=12, counters=35)
+
+
+def test_the_race_leaves_no_cpsat_thread_running(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A process that exits while CP-SAT's C++ threads still run aborts: whoever wins, solve() waits for CP-SAT.
+    import threading
+
+    position = _race_from_the_first_poll(monkeypatch)
+    auto = solve(position, time_limit=30)
+    assert "race" in auto.stats
+    assert not [t for t in threading.enumerate() if t.name.startswith("elfenland-cpsat")]
+
+
+def test_the_race_imports_ortools_in_the_calling_thread(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Imported from CP-SAT's thread beside the busy search, the import crawls (seconds instead of half of one).
+    import threading
+
+    from planner.elfenland.solvers import cpsat
+
+    importers = []
+    load = cpsat.load_ortools
+    monkeypatch.setattr(cpsat, "load_ortools", lambda: (importers.append(threading.current_thread()), load()))
+    solve(_race_from_the_first_poll(monkeypatch), time_limit=30)
+    assert importers == [threading.main_thread()]
+
+
+def _bound_prunes_on_the_way(position: Position, steps: tuple[Step, ...], ceiling: int | None = None) -> list[int]:
+    """The states along a best route (by steps taken) where the search's bound would cut its rest off.
+
+    The bound speaks for the continuations of a state (the state's own route is recorded before), so the last
+    state, where the route stops, is not asked.
+    """
+    from planner.elfenland.solvers import search
+
+    state = search._Search(position, alternatives=1, deadline=None)
+    outcome = verify(position, steps)
+    state.threshold = (outcome.score, -(outcome.cards_spent + 1))  # anything at least as good must survive
+    state.ceiling = ceiling
+    index = {code: i for i, code in enumerate(state.codes)}
+    town, mask, new = state.start, 0, 0
+    cards = search._pack(position.hand.counts, len(position.hand))
+    cut = []
+    for n, step in enumerate(steps):
+        if state._prunable(town, new, mask, cards):
+            cut.append(n)
+        option = next(o for o in state.options[town]
+                      if o.to == index[step.to] and o.connection == step.connection and o.pay is step.pay)
+        cards -= option.delta
+        town = option.to
+        if state.bit[town] and not mask & state.bit[town]:
+            new += 1
+            mask |= state.bit[town]
+    return cut
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_the_search_bound_never_cuts_off_a_best_route(seed: int) -> None:
+    # The bound must be admissible on every prefix of an optimal route, whoever found it (here CP-SAT).
+    rng = random.Random(100 + seed)
+    for _ in range(30):
+        position = random_position(rng, cards=rng.randint(1, 14), counters=rng.choice([None, 35]))
+        best = solve(position, solver="cpsat")
+        assert _bound_prunes_on_the_way(position, best.plan.steps) == [], str(position)
+        assert _bound_prunes_on_the_way(position, best.plan.steps, ceiling=best.plan.score) == [], str(position)
+
+
+def test_the_bound_keeps_a_town_only_the_first_step_reaches() -> None:
+    # Found by the benchmark when a stronger bound was tried: in Wylhien with one raft left, Usselen is a raft
+    # downstream, though no card left could pay a way *into* Wylhien; the first step needs none.
+    position = Position.from_str(
+        "T@ALB-DAG:d,U@ALB-FEO:d,T@ALB-PAR:d,T@ALB-THR:d,D@ALB-WYL:d,C@BEA-ELV:p,P@BEA-STR:p,T@DAG-FEO:d,"
+        "P@DAG-JXA:f,E@DAG-KIH:f,D@DAG-LAP:f,E@DAG-MAH:m,P@ELV-ERG:f,C@ELV-LAP:p,U@ERG-TIC:f,U@FEO-LAP:f,"
+        "E@FEO-RIV:f,U@FEO-THR:d,D+X@GRA-MAH:m,E@GRA-YTT:m,U@JAC-THR:m,U@JAC-TIC:m,T@JAC-WYL:m,P@JXA-LAP:f,"
+        "C@JXA-MAH:m,E@JXA-VIR:p,U@LAP-RIV:f,T+X@LAP-VIR:p,T@PAR-USS:f,E@PAR-WYL:p,U@RIV-THR:f,E@STR-VIR:m,"
+        "T@THR-TIC:p,D@USS-WYL:p,P@USS-YTT:f ERG PPECCCCTDRRR FEO,JAC,KIH,PAR,TIC,YTT 1")
+    assert solve(position, solver="search").plan.value == (7, -12)
+
+
+def test_a_ceiling_from_elsewhere_keeps_the_search_exact() -> None:
+    from planner.elfenland.solvers.search import solve_search
+
+    rng = random.Random(5)
+    for _ in range(15):
+        position = random_position(rng, cards=rng.randint(4, 12), counters=35)
+        plain = solve_search(position)
+        score = plain.plan.score
+        capped = solve_search(position, ceiling=lambda: score)  # noqa: B023 (used before the loop moves on)
+        assert capped.proven and capped.plan.value == plain.plan.value, str(position)
+        assert capped.stats["nodes"] <= plain.stats["nodes"]
+
+
+def test_cpsat_reports_only_bounds_the_best_route_respects() -> None:
+    from planner.elfenland.solvers.cpsat import solve_cpsat
+
+    rng = random.Random(8)
+    reported = 0
+    for _ in range(10):
+        position = random_position(rng, cards=rng.randint(6, 16), counters=35)
+        bounds: list[int] = []
+        solution = solve_cpsat(position, on_bound=bounds.append)
+        assert solution.proven
+        assert all(bound >= solution.plan.score for bound in bounds), str(position)
+        assert bounds == sorted(bounds, reverse=True)
+        reported += bool(bounds)
+    assert reported  # the callback is wired up at all
 
 
 def test_search_agrees_with_brute_force_under_the_strict_caravan_rule() -> None:
