@@ -17,7 +17,7 @@ Modelling assumptions (the agreement tests against a brute force guard each one)
   counter the hand can pay also has an affordable caravan.
 
 Proof speed. With one worker on the dev machine, positions with 30-35 counters and 16-20-card hands are proven
-in 0.4-0.8 s (median; p95 2-2.5 s), with 8 cards in 0.1-0.2 s, and real-game positions in a few milliseconds
+in 0.4-0.8 s (median; p95 1.5-2.5 s), with 8 cards in 0.1-0.2 s, and real-game positions in a few milliseconds
 (p95 under 0.1 s). What made the difference, each measured against the plain model:
 
 * **Lexicographic in two solves.** First the most points, then, with the points fixed, the fewest cards. The
@@ -38,7 +38,11 @@ in 0.4-0.8 s (median; p95 2-2.5 s), with 8 cards in 0.1-0.2 s, and real-game pos
 
 Tried and dropped (no faster, though exact): a multi-commodity flow; dominance cuts (a connection taken both ways
 is taken once each way; a caravan only when the hand lacks the matching cards; an arc taken twice needs a
-downstream river step between); decision strategies.
+downstream river step between); decision strategies. Parameters tried on the slowest 20-card positions, none
+beyond the run-to-run noise: probing off or light, ``use_lns`` in the one worker, ``optimize_with_lb_tree_search``,
+eager LP constraints, hint repair; two workers, quick-restart branching and interleaved subsolvers were 5-15
+times slower. Two single-worker runs with different seeds side by side (the quicker wins) did not beat one run
+beside the search either.
 
 Only this module imports ortools, and only inside functions (the import costs about a second).
 """
