@@ -228,6 +228,22 @@ def test_the_bound_keeps_a_town_only_the_first_step_reaches() -> None:
     assert solve(position, solver="search").plan.value == (7, -12)
 
 
+def test_a_search_proof_that_leaned_on_cpsat_says_so() -> None:
+    import dataclasses
+    import threading
+
+    from planner.elfenland import solvers
+    from planner.elfenland.solvers.search import solve_search
+
+    position = random_position(random.Random(3), cards=8, counters=35)
+    searched = solve_search(position)
+    for stats, label in (({}, "search"), ({"ceiling": searched.plan.score}, "search+cpsat")):
+        race = solvers._Race(position, alternatives=1, time_limit=1, seed=0, delay=0)
+        race.thread = threading.Thread(target=lambda: None)  # a CP-SAT run that has ended
+        race.thread.start()
+        assert race.finish(dataclasses.replace(searched, stats=dict(stats))).solver == label
+
+
 def test_a_ceiling_from_elsewhere_keeps_the_search_exact() -> None:
     from planner.elfenland.solvers.search import solve_search
 

@@ -11,6 +11,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import threading
 import time
 from collections.abc import Callable
@@ -25,7 +26,7 @@ __all__ = ["SOLVERS", "Solution", "solve"]
 
 SOLVERS = ("auto", "search", "cpsat")
 #: Seconds the search runs alone under ``auto`` before CP-SAT joins the race (the search answers almost every
-#: real-game position well inside this, and the ortools import alone costs about a second).
+#: real-game position well inside this, and importing ortools alone takes about half a second).
 AUTO_SEARCH_BUDGET = 0.3
 #: Hands this big are puzzles: the search alone rarely proves them within the budget above (20 cards with every
 #: road holding a counter: 3 of 60 positions), so CP-SAT joins at once.
@@ -72,7 +73,7 @@ def solve(
 def _cpsat(position: Position, *, alternatives: int, time_limit: float, seed: int, workers: int = 1,
            stop: threading.Event | None = None, hint: Plan | None = None,
            on_bound: Callable[[int], None] | None = None) -> Solution:
-    from planner.elfenland.solvers.cpsat import solve_cpsat  # ortools costs ~1 s to import
+    from planner.elfenland.solvers.cpsat import solve_cpsat  # ortools takes ~0.5 s to import
 
     return solve_cpsat(position, alternatives=alternatives, time_limit=time_limit, seed=seed, workers=workers,
                        stop=stop, hint=hint, on_bound=on_bound)
@@ -145,6 +146,9 @@ class _Race:
             self.thread.join()
             searched.stats["race"] = {"search_seconds": searched.elapsed, "cpsat_started_after": self.delay,
                                       "cpsat_bound": self.bound}
+            if "ceiling" in searched.stats:
+                # The proof leaned on CP-SAT's bound: say so.
+                return dataclasses.replace(searched, solver=f"{searched.solver}+cpsat")
             return searched
         self.thread.join()
         if self.error is not None and not self.stop.is_set() and not isinstance(self.error, SolverTimeoutError):
