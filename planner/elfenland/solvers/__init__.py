@@ -7,6 +7,13 @@
   the optimum answers and the other is stopped. Each is fastest on different positions, so the race takes
   whichever wins. They also help each other: the search's best route so far is CP-SAT's starting point, and
   every upper bound CP-SAT proves on the score caps the search's own bound.
+
+Measured on 20-card puzzles and dropped (see the README for what stayed): a beam search (2,000 states per step)
+for CP-SAT's starting route: it finds the best score in 0.2 s on most of them, but CP-SAT then spends its time
+proving the towns bound or the fewest cards, so the median only grew by the beam's 0.2 s; a search bound that
+charges the walk into towns that give nothing (visited ones, Elvenhold): up to 20 times fewer nodes on some
+20-card positions, but 1.5-2 times slower on 12-16-card hands; two CP-SAT runs with different seeds instead of,
+or beside, the search.
 """
 
 from __future__ import annotations
