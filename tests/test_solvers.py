@@ -6,6 +6,7 @@ Values are compared, never routes: ties are legal.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 import pytest
 import strategies
@@ -17,6 +18,7 @@ from planner.elfenland.plan import Step, verify
 from planner.elfenland.position import Position
 from planner.elfenland.rules import Rules
 from planner.elfenland.solvers import solve
+from planner.elfenland.solvers.common import Move
 from planner.errors import NotationError
 
 SOLVERS = ("search", "cpsat")
@@ -160,6 +162,26 @@ def test_the_race_leaves_no_cpsat_thread_running(monkeypatch: pytest.MonkeyPatch
     position = _race_from_the_first_poll(monkeypatch)
     auto = solve(position, time_limit=30)
     assert "race" in auto.stats
+    assert not [t for t in threading.enumerate() if t.name.startswith("elfenland-cpsat")]
+
+
+def test_a_race_cut_short_leaves_no_cpsat_thread_running(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Ctrl-C (or a bug) in the search while CP-SAT runs: the error goes up, and CP-SAT does not outlive it.
+    import threading
+
+    from planner.elfenland import solvers
+
+    poll = solvers._Race.poll
+
+    def poll_then_fail(race: solvers._Race, best_moves: Callable[[], tuple[Move, ...]]) -> bool:
+        poll(race, best_moves)
+        if race.thread is not None:
+            raise KeyboardInterrupt
+        return False
+
+    monkeypatch.setattr(solvers._Race, "poll", poll_then_fail)
+    with pytest.raises(KeyboardInterrupt):
+        solve(_race_from_the_first_poll(monkeypatch), time_limit=30)
     assert not [t for t in threading.enumerate() if t.name.startswith("elfenland-cpsat")]
 
 

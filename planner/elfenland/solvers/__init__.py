@@ -72,8 +72,12 @@ def solve(
         return _cpsat(position, alternatives=alternatives, time_limit=time_limit, seed=seed)
     delay = 0.0 if len(position.hand) >= RACE_AT_ONCE_CARDS else AUTO_SEARCH_BUDGET
     race = _Race(position, alternatives=alternatives, time_limit=time_limit, seed=seed, delay=delay)
-    searched = solve_search(position, alternatives=alternatives, time_limit=time_limit, interrupt=race.poll,
-                            ceiling=race.ceiling)
+    try:
+        searched = solve_search(position, alternatives=alternatives, time_limit=time_limit, interrupt=race.poll,
+                                ceiling=race.ceiling)
+    except BaseException:  # Ctrl-C or a bug: still never leave CP-SAT running (see _Race.finish)
+        race.abandon()
+        raise
     return race.finish(searched)
 
 
@@ -136,6 +140,12 @@ class _Race:
             self.error = error
         finally:
             self.done.set()
+
+    def abandon(self) -> None:
+        """Stop CP-SAT and wait for it, whatever it found."""
+        self.stop.set()
+        if self.thread is not None:
+            self.thread.join()
 
     def finish(self, searched: Solution) -> Solution:
         """The winner: the first proven answer, else the better unproven one.

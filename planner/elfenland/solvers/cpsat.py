@@ -463,6 +463,9 @@ class _RouteModel:
         solver.parameters.num_workers = workers
         solver.parameters.random_seed = seed
         solver.parameters.linearization_level = 2  # see the module docstring
+        # CP-SAT's own Ctrl-C handler aborts the process (std::bad_function_call) when the solve runs off the main
+        # thread, as in a race; there Ctrl-C reaches the search in the main thread, which stops CP-SAT.
+        solver.parameters.catch_sigint_signal = threading.current_thread() is threading.main_thread()
         solver.parameters.log_search_progress = log
         if log:
             solver.parameters.log_to_stdout = False
