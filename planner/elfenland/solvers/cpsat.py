@@ -89,7 +89,12 @@ def load_ortools() -> None:
     every file access hands the GIL back and waits a whole switch interval for it, and the import takes 10-20
     times longer (measured: 0.5 s alone, 9-11 s beside the search).
     """
-    from ortools.sat.python import cp_model  # noqa: F401
+    try:
+        from ortools.sat.python import cp_model  # noqa: F401
+    except ImportError as error:
+        if isinstance(error.__cause__, KeyboardInterrupt):  # Ctrl-C while the extension initialised
+            raise KeyboardInterrupt from None
+        raise
 
 
 # -- data: the arcs a route may use ------------------------------------------------------------------------------
@@ -295,6 +300,7 @@ class _RouteModel:
     """One CP-SAT model of a position; :meth:`solve` may be called again after :meth:`exclude`."""
 
     def __init__(self, position: Position, net: _Network) -> None:
+        load_ortools()
         from ortools.sat.python import cp_model
 
         self.cp = cp_model
@@ -311,6 +317,8 @@ class _RouteModel:
         self._add_payment_constraints()
         self.score = self._score_expr()
         self._phase = 0
+        self.interrupted = False
+        """Whether Ctrl-C stopped a solve (raised again by solve_cpsat once the solves are wound up)."""
 
     # -- variables -----------------------------------------------------------------------------------------------
     def _add_variables(self) -> None:
@@ -463,9 +471,9 @@ class _RouteModel:
         solver.parameters.num_workers = workers
         solver.parameters.random_seed = seed
         solver.parameters.linearization_level = 2  # see the module docstring
-        # CP-SAT's own Ctrl-C handler aborts the process (std::bad_function_call) when the solve runs off the main
-        # thread, as in a race; there Ctrl-C reaches the search in the main thread, which stops CP-SAT.
-        solver.parameters.catch_sigint_signal = threading.current_thread() is threading.main_thread()
+        # CP-SAT's own Ctrl-C handler answers unproven, says it timed out, or aborts the process (measured);
+        # Python's KeyboardInterrupt stops it instead (see _solve_interruptibly).
+        solver.parameters.catch_sigint_signal = False
         solver.parameters.log_search_progress = log
         if log:
             solver.parameters.log_to_stdout = False
@@ -473,24 +481,7 @@ class _RouteModel:
         if on_bound is not None:
             # A maximisation's bound may come as 13.999999: the small slack keeps the floor honest.
             solver.best_bound_callback = lambda bound: on_bound(math.floor(bound + 1e-6))
-        if stop is None:
-            status = solver.solve(m)
-        else:
-            finished = threading.Event()
-
-            def watch() -> None:  # CP-SAT releases the GIL while it solves, so this thread can interrupt it
-                while not finished.is_set():
-                    if stop.wait(STOP_POLL):
-                        solver.stop_search()  # repeated until the solve returns, in case it had not started
-                        finished.wait(STOP_POLL)
-
-            watcher = threading.Thread(target=watch, name="cpsat-stop-watch", daemon=True)
-            watcher.start()
-            try:
-                status = solver.solve(m)
-            finally:
-                finished.set()
-                watcher.join()
+        status = self._solve_interruptibly(solver, stop)
         stats: dict[str, Any] = {
             "status": solver.status_name(status),
             "wall_time": solver.wall_time,
@@ -503,6 +494,38 @@ class _RouteModel:
             stats["objective"] = round(solver.objective_value)
             stats["bound"] = round(solver.best_objective_bound)
         return solver, status, stats
+
+    def _solve_interruptibly(self, solver: Any, stop: threading.Event | None) -> Any:
+        """Solve in a thread of its own while this one watches ``stop`` and Ctrl-C; either ends the search.
+
+        CP-SAT releases the GIL, so the watching costs nothing. After Ctrl-C the solve winds up like a stopped one
+        (``interrupted`` is set, and :func:`solve_cpsat` raises KeyboardInterrupt once every solver is gone: a
+        process that exits while CP-SAT still runs aborts).
+        """
+        outcome: list[Any] = []
+        finished = threading.Event()
+
+        def work() -> None:
+            try:
+                outcome.append(solver.solve(self.model))
+            finally:
+                finished.set()
+
+        solving = threading.Thread(target=work, name="cpsat-solve", daemon=True)
+        solving.start()
+        while not finished.is_set():
+            try:
+                if self.interrupted or (stop is not None and stop.is_set()):
+                    solver.stop_search()  # repeated until the solve returns, in case it had not started
+                # Not solving.join(timeout): interrupted by Ctrl-C, it can mark a running thread as ended
+                # (Python 3.11-3.12).
+                finished.wait(STOP_POLL)
+            except KeyboardInterrupt:
+                self.interrupted = True
+        solving.join()
+        if not outcome:
+            raise SolverError(f"cp-sat failed on {self.position} (see the error above)")
+        return outcome[0]
 
     def solve(self, *, time_limit: float, seed: int, workers: int, log: bool, stop: threading.Event | None = None,
               start: tuple[Step, ...] | None = None, proven_before: bool = True,
@@ -534,7 +557,7 @@ class _RouteModel:
                                      f"{' (stopped)' if stop is not None and stop.is_set() else ''}; "
                                      "raise the time limit")
         proven = proven_before and status == cp.OPTIMAL
-        if stop is not None and stop.is_set():
+        if self.interrupted or (stop is not None and stop.is_set()):
             # Stopped in the points phase: its route is legal, just perhaps not frugal.
             return self._extract_plan(first, proven=False), runs
         points = round(first.objective_value)
@@ -646,10 +669,12 @@ def solve_cpsat(position: Position, *, alternatives: int = 1, time_limit: float 
                                            proven_before=all(p.proven for p in plans),
                                            on_bound=None if plans else on_bound)
         except SolverTimeoutError:
-            if not plans:
+            if not plans and not route_model.interrupted:
                 raise
             break
         stats["solves"] += runs
+        if route_model.interrupted:
+            break
         if not plans:
             stats["status"] = runs[-1]["status"]  # the best plan's last phase
         if plan is None:
@@ -659,6 +684,8 @@ def solve_cpsat(position: Position, *, alternatives: int = 1, time_limit: float 
         plans.append(plan)
         if len(plans) < alternatives:
             route_model.exclude(plan)
+    if route_model.interrupted:
+        raise KeyboardInterrupt  # here, once CP-SAT has stopped (see _RouteModel._solve_interruptibly)
     solves = stats["solves"]
     stats.update(wall_time=sum(s["wall_time"] for s in solves), branches=sum(s["branches"] for s in solves))
     best = plans[0]
