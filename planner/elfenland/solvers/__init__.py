@@ -106,7 +106,6 @@ class _Race:
         self.started = time.perf_counter()
         self.thread: threading.Thread | None = None
         self.stop = threading.Event()
-        self.done = threading.Event()
         self.result: Solution | None = None
         self.error: PlannerError | None = None
         self.bound: int | None = None
@@ -122,7 +121,7 @@ class _Race:
             hint = assemble(self.position, best_moves(), proven=False, solver="search")
             self.thread = threading.Thread(target=self._run, args=(hint,), name="elfenland-cpsat", daemon=True)
             self.thread.start()
-        return self.done.is_set() and self.result is not None and self.result.proven
+        return self.result is not None and self.result.proven  # set once CP-SAT is done
 
     def ceiling(self) -> int | None:
         """Asked by the search now and then: CP-SAT's proven upper bound on the score, if any yet."""
@@ -138,8 +137,6 @@ class _Race:
                                  seed=self.seed, workers=1, stop=self.stop, hint=hint, on_bound=self._bounded)
         except PlannerError as error:
             self.error = error
-        finally:
-            self.done.set()
 
     def abandon(self) -> None:
         """Stop CP-SAT and wait for it, whatever it found."""
@@ -155,14 +152,13 @@ class _Race:
         """
         if self.thread is None:
             return searched
+        race = {"search_seconds": searched.elapsed, "cpsat_started_after": self.delay}
         if searched.proven:
             # Stopped, CP-SAT ends within STOP_POLL once solving, or once its model is built (a few hundredths
             # of a second; ortools is already imported). Waiting for it matters: a process that exits while
             # CP-SAT's C++ threads still run aborts.
-            self.stop.set()
-            self.thread.join()
-            searched.stats["race"] = {"search_seconds": searched.elapsed, "cpsat_started_after": self.delay,
-                                      "cpsat_bound": self.bound}
+            self.abandon()
+            searched.stats["race"] = {**race, "cpsat_bound": self.bound}
             if "ceiling" in searched.stats:
                 # The proof leaned on CP-SAT's bound: say so.
                 return dataclasses.replace(searched, solver=f"{searched.solver}+cpsat")
@@ -175,6 +171,6 @@ class _Race:
         else:
             candidates = [s for s in (searched, self.result) if s is not None]
             winner = max(candidates, key=lambda s: s.plan.value)
-        winner.stats["race"] = {"search_seconds": searched.elapsed, "cpsat_started_after": self.delay,
-                                "cpsat_bound": self.bound, "cpsat_error": str(self.error) if self.error else None}
+        winner.stats["race"] = {**race, "cpsat_bound": self.bound,
+                                "cpsat_error": str(self.error) if self.error else None}
         return winner
