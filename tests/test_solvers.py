@@ -207,7 +207,12 @@ def test_the_race_imports_ortools_in_the_calling_thread(monkeypatch: pytest.Monk
 
     importers = []
     load = cpsat.load_ortools
-    monkeypatch.setattr(cpsat, "load_ortools", lambda: (importers.append(threading.current_thread()), load()))
+
+    def recording_load() -> object:
+        importers.append(threading.current_thread())
+        return load()
+
+    monkeypatch.setattr(cpsat, "load_ortools", recording_load)
     solve(_race_from_the_first_poll(monkeypatch), time_limit=30)
     assert importers[0] is threading.main_thread()  # CP-SAT's own later call finds it imported
 

@@ -82,19 +82,20 @@ STOP_POLL = 0.01
 """Seconds between looks at the caller's stop event while CP-SAT runs."""
 
 
-def load_ortools() -> None:
-    """Import CP-SAT now (about half a second), so that a later solve does not pay for it.
+def load_ortools() -> Any:
+    """Import CP-SAT's ``cp_model`` (about half a second the first time) and return it.
 
     Call it from the thread that keeps the GIL busy: imported from a second thread while a pure-Python loop runs,
     every file access hands the GIL back and waits a whole switch interval for it, and the import takes 10-20
     times longer (measured: 0.5 s alone, 9-11 s beside the search).
     """
     try:
-        from ortools.sat.python import cp_model  # noqa: F401
+        from ortools.sat.python import cp_model
     except ImportError as error:
         if isinstance(error.__cause__, KeyboardInterrupt):  # Ctrl-C while the extension initialised
             raise KeyboardInterrupt from None
         raise
+    return cp_model
 
 
 # -- data: the arcs a route may use ------------------------------------------------------------------------------
@@ -300,15 +301,12 @@ class _RouteModel:
     """One CP-SAT model of a position; :meth:`solve` may be called again after :meth:`exclude`."""
 
     def __init__(self, position: Position, net: _Network) -> None:
-        load_ortools()
-        from ortools.sat.python import cp_model
-
-        self.cp = cp_model
+        self.cp = load_ortools()
         self.position = position
         self.hand = position.hand
         self.size = len(position.hand)
         self.net = net
-        self.model = cp_model.CpModel()
+        self.model: cp_model.CpModel = self.cp.CpModel()
         self.v = _Variables(net)
         self._add_variables()
         self._add_walk_constraints()
