@@ -18,7 +18,7 @@ from planner.elfenland.plan import Step, verify
 from planner.elfenland.position import Position
 from planner.elfenland.rules import Rules
 from planner.elfenland.solvers import solve
-from planner.elfenland.solvers.common import Move
+from planner.elfenland.solvers.common import Move, Solution
 from planner.errors import NotationError
 
 SOLVERS = ("search", "cpsat")
@@ -197,6 +197,18 @@ def test_ctrl_c_during_a_cpsat_solve_stops_it_before_going_up() -> None:
     with pytest.raises(KeyboardInterrupt):
         solve_cpsat(position, time_limit=30, on_bound=lambda bound: _thread.interrupt_main())
     assert not [t for t in threading.enumerate() if t.name == "cpsat-solve"]
+
+
+def test_a_crash_in_cpsats_thread_reaches_the_caller(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A bug in CP-SAT's thread is raised by solve(), not printed by the thread and lost, whoever wins.
+    from planner.elfenland import solvers
+
+    def crash(*args: object, **kwargs: object) -> Solution:
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(solvers, "_cpsat", crash)
+    with pytest.raises(RuntimeError, match="boom"):
+        solve(_race_from_the_first_poll(monkeypatch), time_limit=30)
 
 
 def test_the_race_imports_ortools_in_the_calling_thread(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -107,7 +107,7 @@ class _Race:
         self.thread: threading.Thread | None = None
         self.stop = threading.Event()
         self.result: Solution | None = None
-        self.error: PlannerError | None = None
+        self.error: Exception | None = None
         self.bound: int | None = None
         """CP-SAT's latest proven upper bound on the score (set from its thread)."""
 
@@ -135,7 +135,7 @@ class _Race:
         try:
             self.result = _cpsat(self.position, alternatives=self.alternatives, time_limit=remaining,
                                  seed=self.seed, workers=1, stop=self.stop, hint=hint, on_bound=self._bounded)
-        except PlannerError as error:
+        except Exception as error:  # noqa: BLE001 (raised again by finish(), in the caller's thread)
             self.error = error
 
     def abandon(self) -> None:
@@ -149,6 +149,7 @@ class _Race:
 
         Raises:
             SolverError: CP-SAT failed for another reason than being stopped or running out of time (a bug).
+            Exception: whatever crashed CP-SAT's thread (a bug), raised here rather than lost in that thread.
         """
         if self.thread is None:
             return searched
@@ -158,13 +159,16 @@ class _Race:
             # of a second; ortools is already imported). Waiting for it matters: a process that exits while
             # CP-SAT's C++ threads still run aborts.
             self.abandon()
+            if self.error is not None and not isinstance(self.error, PlannerError):
+                raise self.error  # a crash, not a planner error: a bug, whoever won
             searched.stats["race"] = {**race, "cpsat_bound": self.bound}
             if "ceiling" in searched.stats:
                 # The proof leaned on CP-SAT's bound: say so.
                 return dataclasses.replace(searched, solver=f"{searched.solver}+cpsat")
             return searched
         self.thread.join()
-        if self.error is not None and not self.stop.is_set() and not isinstance(self.error, SolverTimeoutError):
+        if self.error is not None and (not isinstance(self.error, PlannerError) or (
+                not self.stop.is_set() and not isinstance(self.error, SolverTimeoutError))):
             raise self.error  # a CP-SAT failure that is not a time-out is a bug, whoever won
         if self.result is not None and self.result.proven:
             winner = self.result
