@@ -52,7 +52,7 @@ def analyse(folder: Path, *, solver: str, time_limit: float) -> int:
             bad += not ok
         print(
             f"{path.stem:<{width}}  score {plan.score:>2}  cards {plan.cards_spent:>2}  ends {end:<12} "
-            f"{status:<8} {solution.solver:<6} {solution.elapsed * 1000:7.0f} ms{check}"
+            f"{status:<8} {solution.solver:<12} {solution.elapsed * 1000:7.0f} ms{check}"
         )
     print(f"{len(paths)} positions, {bad} problem{'s' if bad != 1 else ''}")
     return bad
