@@ -21,6 +21,7 @@ from planner.elfenland.position import Hand, Position, Tile
 from planner.elfenland.rules import COUNTER_TRANSPORTS, COUNTERS, DECK, OBSTACLES, TRANSPORTS, Rules, can_carry
 from planner.elfenland.solvers.common import plan_key
 from planner.elfenland.solvers.cpsat import solve_cpsat
+from planner.elfenland.solvers.search import solve_search
 from planner.errors import IllegalPositionError, SolverError, SolverTimeoutError
 
 BOARD = load_board()
@@ -214,6 +215,48 @@ def test_stop_from_another_thread_ends_early() -> None:
     if solution is not None:
         check_plans(position, solution)
         assert len(solution.plans) < 50 or not all(p.proven for p in solution.plans)
+
+
+# Ten cards from Feldheim: the relaxation without a flow first collects towns in loops the start cannot reach.
+STRAYING = Position.from_str(
+    "D@ALB-DAG:d,T@ALB-FEO:d,U@ALB-PAR:d,D@ALB-THR:d,U@ALB-WYL:d,D@BEA-ELV:p,D@BEA-STR:p,T@DAG-FEO:d,P@DAG-JXA:f,"
+    "U@DAG-KIH:f,D@DAG-LAP:f,C@DAG-MAH:m,C@ELV-ERG:f,T@ELV-LAP:p,P@ERG-TIC:f,C@FEO-LAP:f,D@FEO-RIV:f,T@FEO-THR:d,"
+    "U@GRA-MAH:m,T@GRA-YTT:m,U@JAC-THR:m,T@JAC-TIC:m,U@JAC-WYL:m,C@JXA-LAP:f,T@JXA-MAH:m,E@JXA-VIR:p,C@LAP-RIV:f,"
+    "E@LAP-VIR:p,E@PAR-USS:f,C@PAR-WYL:p,D@RIV-THR:f,T@STR-VIR:m,E@THR-TIC:p,E@USS-WYL:p,D@USS-YTT:f "
+    "FEO PPEECTTRRR LAP,USS,VIR,WYL 2")
+
+
+def test_the_cut_loop_cuts_off_stray_loops_and_agrees_with_the_flow_model() -> None:
+    cuts = solve(STRAYING)
+    flow = solve(STRAYING, connectivity="flow")
+    assert sum(run.get("cuts", 0) for run in cuts.stats["solves"]) > 0  # the loop really ran
+    assert "cuts" not in flow.stats["solves"][0]
+    assert cuts.proven and flow.proven
+    check_plans(STRAYING, cuts)
+    check_plans(STRAYING, flow)
+    assert cuts.plan.value == flow.plan.value == solve_search(STRAYING).plan.value
+
+
+def test_stopped_inside_the_cut_loop_answers_a_legal_route_unproven() -> None:
+    stop = threading.Event()
+    solution = solve(STRAYING, stop=stop, on_bound=lambda bound: stop.set())
+    assert not solution.proven
+    check_plans(STRAYING, solution)
+
+
+def test_unknown_connectivity_is_refused() -> None:
+    with pytest.raises(ValueError, match="connectivity"):
+        solve(STRAYING, connectivity="magic")
+
+
+@pytest.mark.parametrize("block", range(3))
+def test_the_flow_model_agrees_with_brute_force(block: int) -> None:
+    for seed in range(block * 40, block * 40 + 40):
+        position = random_position(seed)
+        expected, _ = brute_force(position)
+        solution = solve(position, connectivity="flow")
+        check_plans(position, solution)
+        assert solution.proven and solution.plan.value == expected, f"seed {seed}: {position}"
 
 
 def test_time_limit_too_short_for_any_route() -> None:

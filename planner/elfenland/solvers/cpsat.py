@@ -5,8 +5,12 @@ Modelling assumptions (the agreement tests against a brute force guard each one)
 * **Traversal counts.** A route is the multiset of its steps: for every connection and direction, how often the
   boot takes it (towns and roads may repeat). Flow balance at every town (what enters leaves again, except one
   more leaves the start and one more enters the end, which may be the start) plus connectivity to the start make
-  the steps one walk, which :meth:`_RouteModel._extract_plan` rebuilds (Hierholzer). Connectivity is a
-  single-commodity flow: every collected town absorbs one unit sent from the start along taken arcs.
+  the steps one walk, which :meth:`_RouteModel._extract_plan` rebuilds (Hierholzer). Connectivity comes from
+  subset cuts added as needed (``connectivity = "cuts"``, the default): whenever the best solution collects towns
+  in loops the start cannot reach, each such loop's towns, and everything outside the start's own group, get a
+  cut "a town of this set is collected only if the route enters the set", and the phase is solved again. With
+  ``connectivity = "flow"`` a single-commodity flow does it in one model instead: every collected town absorbs
+  one unit sent from the start along taken arcs.
 * **Order-free payment.** Every step is paid out of the starting hand, so a route is affordable exactly when,
   for each card type, the matching cards it pays (counters and rafts) fit the hand, and the caravans' any-cards
   fit what is left. Cards are counted per type, never per step; counter and caravan payments are counted per
@@ -17,9 +21,10 @@ Modelling assumptions (the agreement tests against a brute force guard each one)
   :class:`~planner.errors.SolverError` for it (use the search solver), unless the rule cannot bite: no road whose
   counter the hand can pay also has an affordable caravan.
 
-Proof speed. With one worker on the dev machine, positions with 30-35 counters and 16-20-card hands are proven
-in 0.4-0.8 s (median; p95 1.5-2.5 s), with 8 cards in 0.1-0.2 s, and real-game positions in a few milliseconds
-(p95 under 0.1 s). What made the difference, each measured against the plain model:
+Proof speed. With one worker on the dev machine, positions with 35 counters and 20-card hands are proven in
+0.4 s at the median (p99 1.4-1.8 s, slowest 1.5-1.9 s of 150), 16 cards in 0.2 s (p95 0.8 s), 8 cards in
+0.1 s, and real-game positions in a few milliseconds. What made the difference, each measured against the
+plain model:
 
 * **Lexicographic in two solves.** First the most points, then, with the points fixed, the fewest cards. The
   first objective is a small integer, so the linear relaxation's bound rounds down to a proof; a single weighted
@@ -36,18 +41,29 @@ in 0.4-0.8 s (median; p95 1.5-2.5 s), with 8 cards in 0.1-0.2 s, and real-game p
   and the reverse were two solutions of one route whenever two roads had the same prices, and every proof
   refuted each of them. On the 33 slowest of 210 twenty-card puzzles (two seeds each), counting per class cut
   the total time by a third (110 s to 73 s; the slowest 8.7 s to 2.5 s).
+* **Connectivity by cuts as needed, not by a flow.** The flow's capacity links (flow at most the number of towns
+  times the traversals) barely tighten the relaxation, yet its integer variables made every proof branch over
+  them: without it the points phase of the slowest puzzles took a quarter of the time, but mostly collected
+  towns in loops the start cannot reach. Adding cuts for the loops found and solving again converges after 0-10
+  cuts (median 2 on 150 twenty-card puzzles); the cut for everything outside the start's group matters (one
+  puzzle needed 55 cuts and 45 s without it, 5 cuts with it). Measured on those 150 puzzles with no hint:
+  total 105 s with the flow, 68 s with cuts; slowest 7.6 s and 1.5 s.
 * **A good start.** ``hint`` takes a known route (another solver's best so far): it halves the time on the
   hardest positions, where the bound comes early and most of the time goes into finding the optimum.
 * Arcs beyond the hand's reach (cheapest cost from the start) are left out, every count is bounded by what the
   hand can pay, and the end town and the collected towns are exact functions of the counts.
 
-Tried and dropped (no faster, though exact): a multi-commodity flow; dominance cuts (a connection taken both ways
-is taken once each way; a caravan only when the hand lacks the matching cards; an arc taken twice needs a
-downstream river step between); decision strategies. Parameters tried on the slowest 20-card positions, none
-beyond the run-to-run noise: probing off or light, ``use_lns`` in the one worker, ``optimize_with_lb_tree_search``,
-eager LP constraints, hint repair; two workers, quick-restart branching and interleaved subsolvers were 5-15
-times slower. Two single-worker runs with different seeds side by side (the quicker wins) did not beat one run
-beside the search either.
+Tried and dropped (no faster, though exact): a multi-commodity flow, an undirected flow, rank (Miller-Tucker-
+Zemlin) constraints on a first-visit tree; subset cuts of four towns; cuts from every solution found, not only the
+last; bounding each round by the previous round's optimum; dominance cuts (a connection taken both ways is taken
+once each way; a caravan only when the hand lacks the matching cards, again with price classes; an arc taken twice
+needs a downstream river step between); decision strategies. Parameters tried on the slowest 20-card positions,
+none beyond the run-to-run noise: probing off or light, ``use_lns`` in the one worker,
+``optimize_with_lb_tree_search``, eager LP constraints, hint repair, objective shaving, objective lower-bound
+search, LP or pseudo-cost branching, no symmetry detection, inexact LP reasons; two workers, quick-restart
+branching and interleaved subsolvers were 5-15 times slower. Two single-worker runs with different seeds side by
+side (the quicker wins) did not beat one run beside the search either. SCIP (through OR-Tools' linear solver) on
+the same model was slower still (median 2.4 s on the 33 slowest puzzles).
 
 Only this module imports ortools, and only inside functions (the import costs about a second).
 """
@@ -79,6 +95,8 @@ __all__ = ["load_ortools", "solve_cpsat"]
 logger = logging.getLogger(__name__)
 
 SOLVER_NAME = "cpsat"
+CONNECTIVITY = ("flow", "cuts")
+"""How the model keeps the collected towns reachable: a flow from the start, or subset cuts added as needed."""
 CUT_SET_SIZE = 3
 """Largest town set that gets a subset cut (2: weaker bound; 4: more rows than they pay for)."""
 FIRST_PHASE_SHARE = 0.75
@@ -310,7 +328,10 @@ class _Variables:
 class _RouteModel:
     """One CP-SAT model of a position; :meth:`solve` may be called again after :meth:`exclude`."""
 
-    def __init__(self, position: Position, net: _Network) -> None:
+    def __init__(self, position: Position, net: _Network, *, connectivity: str = "cuts") -> None:
+        if connectivity not in CONNECTIVITY:
+            raise ValueError(f"connectivity must be one of {', '.join(CONNECTIVITY)}, got {connectivity!r}")
+        self.connectivity = connectivity
         self.cp = load_ortools()
         self.position = position
         self.hand = position.hand
@@ -333,7 +354,7 @@ class _RouteModel:
         m, v, net = self.model, self.v, self.net
         for arc in net.arcs:
             v.travel[arc.id] = m.new_int_var(0, arc.most, f"travel[{arc.id}]")
-        if net.collectable:
+        if net.collectable and self.connectivity == "flow":
             cap = min(len(net.collectable), self.size)
             for arc in net.arcs:
                 v.flow[arc.id] = m.new_int_var(0, cap, f"flow[{arc.id}]")
@@ -365,10 +386,20 @@ class _RouteModel:
             m.add(v.entering(town) <= sum(a.most for a in self.net.entering[town]) * visit)
 
     def _add_connectivity_constraints(self) -> None:
-        """The steps are one walk: every collected town is reached from the start along taken arcs."""
+        """The steps are one walk: every collected town is reached from the start along taken arcs.
+
+        With ``connectivity = "cuts"`` only the subset cuts are added here; :meth:`_run` adds more as solutions
+        show them to be needed.
+        """
         m, v, net = self.model, self.v, self.net
         if not v.visit:
             return  # nothing to collect: a stray loop could only waste cards, and cards are minimised
+        # Subset cuts (redundant with the flow): collecting a town of a small set means entering the set (see the
+        # module docstring).
+        for towns in net.cut_sets(CUT_SET_SIZE):
+            self._add_cut(towns)
+        if self.connectivity != "flow":
+            return
         cap = min(len(net.collectable), self.size)
         for arc in net.arcs:
             m.add(v.flow[arc.id] <= cap * v.travel[arc.id])
@@ -381,14 +412,44 @@ class _RouteModel:
                 m.add(inn - out == v.visit[town])
             elif net.entering[town] or net.leaving[town]:
                 m.add(inn == out)
-        # Redundant subset cuts: collecting a town of a small set means entering the set (see module docstring).
-        for towns in net.cut_sets(CUT_SET_SIZE):
-            inside = [t for t in towns if t in v.visit]
-            if not inside:
+
+    def _add_cut(self, towns: frozenset[str]) -> None:
+        """Collecting a town of ``towns`` (a set without the start) means entering the set."""
+        v, net = self.v, self.net
+        inside = [t for t in towns if t in v.visit]
+        if not inside:
+            return
+        entering = sum(v.travel[a.id] for t in towns for a in net.entering[t] if a.frm not in towns)
+        for town in inside:
+            self.model.add(entering >= v.visit[town])
+
+    def _strays(self, solver: Any) -> list[frozenset[str]]:
+        """The towns of each group of taken arcs that the start cannot reach and that collect a marker."""
+        near: dict[str, set[str]] = defaultdict(set)
+        for arc in self.net.arcs:
+            if solver.value(self.v.travel[arc.id]):
+                near[arc.frm].add(arc.to)
+                near[arc.to].add(arc.frm)
+        seen: set[str] = set()
+        groups = []
+        home: set[str] = set()
+        for town in [self.net.start, *near]:
+            if town in seen:
                 continue
-            entering = sum(v.travel[a.id] for t in towns for a in net.entering[t] if a.frm not in towns)
-            for town in inside:
-                m.add(entering >= v.visit[town])
+            group, todo = {town}, [town]
+            while todo:
+                for other in near[todo.pop()] - group:
+                    group.add(other)
+                    todo.append(other)
+            seen |= group
+            if town == self.net.start:
+                home = group
+            elif any(t in self.v.visit and solver.value(self.v.visit[t]) for t in group):
+                groups.append(frozenset(group))
+        if groups:
+            # Everything the start's group does not reach: cuts off every other way of leaving that group too.
+            groups.append(frozenset(self.net.towns) - home)
+        return groups
 
     def _add_payment_constraints(self) -> None:
         """Each step pays its counter's matching cards, a caravan's any-cards, or rafts; all from the hand."""
@@ -448,6 +509,10 @@ class _RouteModel:
         for transport, var in v.matching.items():
             values[var.index] = sum(step.cards[transport] for step in steps if step.pay is not Pay.CARAVAN)
         values[v.caravan_cards.index] = sum(len(step.cards) for step in steps if step.pay is Pay.CARAVAN)
+        if not v.flow:
+            for town in {arc.to for arc in taken} & v.visit.keys():
+                values[v.visit[town].index] = 1
+            return values
         # Connectivity flow: one unit to each collected town along the loop-erased walk that first reaches it.
         path: list[_Arc] = []  # a simple path from the start to where the boot stands
         for arc in taken:
@@ -473,6 +538,49 @@ class _RouteModel:
     def _run(self, *, time_limit: float, seed: int, workers: int, log: bool, hint: dict[int, int] | None,
              stop: threading.Event | None, on_bound: Callable[[int], None] | None = None,
              ) -> tuple[Any, int, dict[str, Any]]:
+        """One phase's solve; with ``connectivity = "cuts"``, solved again with a cut for each group of taken
+        arcs that collects towns the start cannot reach, until none is left.
+
+        The cuts' relaxation only loses solutions that are not one walk, so its bounds hold for the walks too. A
+        stopped or timed-out solve whose towns are not all reachable comes back FEASIBLE: its steps from the start
+        are still a legal route, just not the one it scored.
+        """
+        deadline = time.perf_counter() + time_limit
+        lowest: list[int] = []
+
+        def report(bound: int) -> None:  # each solve starts over: pass on only what is news
+            if on_bound is not None and (not lowest or bound < lowest[0]):
+                lowest[:] = [bound]
+                on_bound(bound)
+
+        solver, status, stats = self._run_once(time_limit=time_limit, seed=seed, workers=workers, log=log,
+                                               hint=hint, stop=stop, on_bound=report)
+        while self.connectivity == "cuts" and status in (self.cp.OPTIMAL, self.cp.FEASIBLE):
+            strays = self._strays(solver)
+            if not strays:
+                break
+            for towns in strays:
+                self._add_cut(towns)
+            stats["cuts"] = stats.get("cuts", 0) + len(strays)
+            remaining = deadline - time.perf_counter()
+            if remaining <= 0 or self.interrupted or (stop is not None and stop.is_set()):
+                status = self.cp.FEASIBLE
+                break
+            again, status, more = self._run_once(time_limit=remaining, seed=seed, workers=workers, log=log,
+                                                 hint=hint, stop=stop, on_bound=report)
+            if status not in (self.cp.OPTIMAL, self.cp.FEASIBLE):
+                status = self.cp.FEASIBLE  # no new solution: keep the last one, unproven
+                break
+            solver = again
+            stats.update(status=more["status"], objective=more["objective"], bound=more["bound"],
+                         wall_time=stats["wall_time"] + more["wall_time"],
+                         branches=stats["branches"] + more["branches"],
+                         conflicts=stats["conflicts"] + more["conflicts"])
+        return solver, status, stats
+
+    def _run_once(self, *, time_limit: float, seed: int, workers: int, log: bool, hint: dict[int, int] | None,
+                  stop: threading.Event | None, on_bound: Callable[[int], None] | None = None,
+                  ) -> tuple[Any, int, dict[str, Any]]:
         cp = self.cp
         m = self.model
         m.clear_hints()  # type: ignore[no-untyped-call]
@@ -570,8 +678,10 @@ class _RouteModel:
                                      f"{' (stopped)' if stop is not None and stop.is_set() else ''}; "
                                      "raise the time limit")
         proven = proven_before and status == cp.OPTIMAL
-        if self.interrupted or (stop is not None and stop.is_set()):
-            # Stopped in the points phase: its route is legal, just perhaps not frugal.
+        if self.interrupted or (stop is not None and stop.is_set()) or (
+                self.connectivity == "cuts" and status != cp.OPTIMAL):
+            # Stopped in the points phase (or, with cuts, perhaps not one walk): its steps from the start are a
+            # legal route, just perhaps not frugal or not the best.
             return self._extract_plan(first, proven=False), runs
         points = round(first.objective_value)
         hint = {var.index: first.value(var) for var in self.v.all()}
@@ -581,7 +691,7 @@ class _RouteModel:
         cards_stats["phase"] = "cards"
         runs.append(cards_stats)
         self.model.clear_assumptions()
-        if status in (cp.OPTIMAL, cp.FEASIBLE):
+        if status == cp.OPTIMAL or (status == cp.FEASIBLE and self.connectivity == "flow"):
             return self._extract_plan(second, proven=proven and status == cp.OPTIMAL), runs
         # Out of time in the cards phase: the points phase's route is legal, just perhaps not frugal.
         return self._extract_plan(first, proven=False), runs
@@ -628,7 +738,8 @@ class _RouteModel:
 
 def solve_cpsat(position: Position, *, alternatives: int = 1, time_limit: float = 10.0, seed: int = 0,
                 workers: int = 1, log: bool = False, stop: threading.Event | None = None,
-                hint: Plan | None = None, on_bound: Callable[[int], None] | None = None) -> Solution:
+                hint: Plan | None = None, on_bound: Callable[[int], None] | None = None,
+                connectivity: str = "cuts") -> Solution:
     """The best route of ``position`` by CP-SAT, and up to ``alternatives - 1`` runners-up.
 
     Best means the most points (new towns minus the home-town penalty), then the fewest cards. Alternatives
@@ -640,13 +751,15 @@ def solve_cpsat(position: Position, *, alternatives: int = 1, time_limit: float 
     One worker is the default and the fastest on this model (see the module docstring). ``on_bound`` is called,
     from CP-SAT's thread, with each better proven upper bound on the best route's score (new towns minus the
     home-town penalty) while the best route is sought: another solver may use it to prune (see ``solve``).
+    ``connectivity`` picks how the model keeps collected towns reachable from the start: ``"cuts"`` (added as
+    needed; the faster) or ``"flow"`` (one model; see the module docstring).
 
     Raises:
         IllegalPositionError: the position breaks the rules.
         SolverTimeoutError: no route at all within the time limit or before ``stop`` (not a bug).
         SolverError: the strict caravan rule where it matters, an invalid model, or a route the verifier rejects
             (a bug).
-        ValueError: ``alternatives`` or ``workers`` is below 1.
+        ValueError: ``alternatives`` or ``workers`` is below 1, or an unknown ``connectivity``.
     """
     if alternatives < 1 or workers < 1:
         raise ValueError(f"alternatives and workers must be at least 1, got {alternatives!r} and {workers!r}")
@@ -658,7 +771,7 @@ def solve_cpsat(position: Position, *, alternatives: int = 1, time_limit: float 
             "the strict caravan rule is not supported by the CP-SAT solver (whether a caravan is allowed depends "
             "on the order of the steps); use the search solver"
         )
-    route_model = _RouteModel(position, net)
+    route_model = _RouteModel(position, net, connectivity=connectivity)
     proto = route_model.model.proto
     stats: dict[str, Any] = {
         "build_time": time.perf_counter() - started,
