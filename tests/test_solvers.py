@@ -13,6 +13,7 @@ import strategies
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from planner.elfenland import solvers
 from planner.elfenland.generate import random_position
 from planner.elfenland.plan import Step, verify
 from planner.elfenland.position import Position
@@ -137,14 +138,61 @@ def test_solvers_agree_on_dense_boards(seed: int) -> None:
         _agree(random_position(rng, cards=rng.randint(0, 12), counters=35))
 
 
-def test_auto_races_cpsat_on_a_hard_position_and_proves() -> None:
-    # A 20-card hand with every road holding a counter: the search alone needs seconds here, so CP-SAT joins.
-    position = random_position(random.Random(2), cards=20, counters=35)
-    auto = solve(position, time_limit=30)
-    assert auto.proven
-    assert "race" in auto.stats
-    verify(position, auto.plan.steps)
-    assert auto.plan.value == solve(position, solver="cpsat", time_limit=30).plan.value
+PUZZLE = random_position(random.Random(2), cards=20, counters=35)
+"""A 20-card hand with every road holding a counter: the search alone needs seconds here."""
+
+
+def _cpsat_threads() -> list[str]:
+    import threading
+
+    return [t.name for t in threading.enumerate() if t.name.startswith("elfenland-cpsat") or t.name == "cpsat-solve"]
+
+
+def test_auto_runs_cpsat_on_every_core_for_a_puzzle_and_proves() -> None:
+    auto = solve(PUZZLE, time_limit=30)
+    assert auto.proven and auto.solver == "cpsat"
+    assert auto.stats["portfolio"]["seeds"] == [0, 1][: min(2, solvers._cores())]
+    assert auto.stats["portfolio"]["proven_by"]
+    verify(PUZZLE, auto.plan.steps)
+    assert auto.plan.value == solve(PUZZLE, solver="cpsat", time_limit=30).plan.value
+    assert _cpsat_threads() == []  # the slower run was stopped and waited for
+
+
+def test_a_puzzle_on_one_core_runs_one_cpsat(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(solvers, "_cores", lambda: 1)
+    auto = solve(PUZZLE, time_limit=30, seed=5)
+    assert auto.proven and auto.stats["portfolio"]["seeds"] == [5]
+
+
+def test_a_puzzle_the_search_proves_at_a_glance_needs_no_cpsat() -> None:
+    position = Position.from_str("E@RIV-THR:f,U@RIV-FEO:f RIV EEEEEEEEEEUUUUUUUUUU - 1")
+    auto = solve(position)
+    assert auto.proven and auto.solver == "search" and "portfolio" not in auto.stats
+    assert auto.plan.value == solve(position, solver="cpsat").plan.value
+
+
+def test_ctrl_c_while_a_puzzles_cpsat_runs_stops_every_run(monkeypatch: pytest.MonkeyPatch) -> None:
+    import _thread
+
+    cpsat = solvers._cpsat
+
+    def interrupted(*args: object, **kwargs: object) -> Solution:
+        _thread.interrupt_main()  # Ctrl-C reaches the waiting caller while the runs solve
+        return cpsat(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(solvers, "_cpsat", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        solve(PUZZLE, time_limit=30)
+    assert _cpsat_threads() == []
+
+
+def test_a_crash_in_a_puzzles_cpsat_run_reaches_the_caller(monkeypatch: pytest.MonkeyPatch) -> None:
+    def crash(*args: object, **kwargs: object) -> Solution:
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(solvers, "_cpsat", crash)
+    with pytest.raises(RuntimeError, match="boom"):
+        solve(PUZZLE, time_limit=30)
 
 
 def _race_from_the_first_poll(monkeypatch: pytest.MonkeyPatch) -> Position:
