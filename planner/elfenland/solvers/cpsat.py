@@ -61,16 +61,15 @@ needs a downstream river step between); decision strategies. Parameters tried on
 none beyond the run-to-run noise: probing off or light, ``use_lns`` in the one worker,
 ``optimize_with_lb_tree_search``, eager LP constraints, hint repair, objective shaving, objective lower-bound
 search, LP or pseudo-cost branching, no symmetry detection, inexact LP reasons; two workers, quick-restart
-branching and interleaved subsolvers were 5-15 times slower. Two single-worker runs with different seeds side by
-side (the quicker wins) did not beat one run beside the search either. SCIP (through OR-Tools' linear solver) on
-the same model was slower still (median 2.4 s on the 33 slowest puzzles).
+branching and interleaved subsolvers were 5-15 times slower; but two single-worker runs with different seeds side
+by side, the quicker winning, are what ``solve(solver="auto")`` does for puzzles (see its ``_portfolio``). SCIP
+(through OR-Tools' linear solver) on the same model was slower still (median 2.4 s on the 33 slowest puzzles).
 
 Only this module imports ortools, and only inside functions (the import costs about a second).
 """
 
 from __future__ import annotations
 
-import heapq
 import logging
 import math
 import sys
@@ -81,10 +80,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from planner.elfenland.plan import Pay, Plan, Step, raft_cost, verify
+from planner.elfenland.plan import Pay, Plan, Step, verify
 from planner.elfenland.position import Hand, Position
-from planner.elfenland.rules import COUNTER_TRANSPORTS, TRANSPORTS, Transport, counter_cost
+from planner.elfenland.rules import COUNTER_TRANSPORTS, TRANSPORTS, Transport
 from planner.elfenland.solvers.common import Move, Solution, assemble, plan_key
+from planner.elfenland.solvers.network import Arc, Network, Road, build_network, strict_rule_bites
 from planner.errors import IllegalStepError, SolverError, SolverTimeoutError
 
 if TYPE_CHECKING:
@@ -121,143 +121,6 @@ def load_ortools() -> Any:
     return cp_model
 
 
-# -- data: the arcs a route may use ------------------------------------------------------------------------------
-@dataclass(frozen=True, slots=True)
-class _Road:
-    """A road holding a counter: its matching-card price and its caravan price."""
-
-    id: str
-    transport: Transport
-    cost: int
-    """Matching cards per step (obstacle included)."""
-    caravan: int
-    """Any cards per caravan step."""
-    counter_max: int
-    """Most matching-card payments the hand allows (0: the hand cannot pay the counter)."""
-    caravan_max: int
-    """Most caravan payments the hand allows."""
-
-    @property
-    def cheapest(self) -> int:
-        """The fewest cards one step on this road can cost."""
-        return self.cost if self.counter_max else self.caravan
-
-    @property
-    def price(self) -> str:
-        """The road's price class, e.g. ``U2/4``: roads of one class are interchangeable for paying."""
-        return f"{self.transport.letter}{self.cost}/{self.caravan}"
-
-
-@dataclass(frozen=True, slots=True)
-class _Arc:
-    """One direction of a connection that the hand can pay; its id reads ``LAP>RIV:f``."""
-
-    id: str
-    frm: str
-    to: str
-    connection: str
-    road: _Road | None
-    """The road's prices, or None for water."""
-    rafts: int
-    """Raft cards per step on water (0 on roads)."""
-    most: int
-    """Upper bound on how often the boot takes the arc."""
-
-
-@dataclass(slots=True)
-class _Network:
-    """The arcs within the hand's reach from the start, and the towns they join."""
-
-    start: str
-    arcs: list[_Arc]
-    roads: dict[str, _Road]
-    towns: list[str]
-    """Towns reachable from the start (the start first)."""
-    collectable: list[str]
-    """Reachable towns whose marker is still to be collected."""
-    penalty: dict[str, int]
-    """Home-town penalty for ending in each reachable town."""
-    entering: dict[str, list[_Arc]] = field(default_factory=dict)
-    leaving: dict[str, list[_Arc]] = field(default_factory=dict)
-
-    def __post_init__(self) -> None:
-        self.entering = {t: [a for a in self.arcs if a.to == t] for t in self.towns}
-        self.leaving = {t: [a for a in self.arcs if a.frm == t] for t in self.towns}
-
-    def cut_sets(self, largest: int) -> list[frozenset[str]]:
-        """Connected sets of 2..``largest`` towns without the start, in a fixed order."""
-        near: dict[str, set[str]] = defaultdict(set)
-        for arc in self.arcs:
-            if self.start not in (arc.frm, arc.to):
-                near[arc.frm].add(arc.to)
-                near[arc.to].add(arc.frm)
-        found: set[frozenset[str]] = set()
-        layer = {frozenset([t]) for t in self.towns if t != self.start}
-        for _ in range(largest - 1):
-            layer = {s | {n} for s in layer for t in s for n in near[t] if n not in s}
-            found |= layer
-        return sorted(found, key=lambda s: (len(s), sorted(s)))
-
-
-def _build_network(position: Position) -> _Network:
-    """Every payable arc, pruned to those the hand can reach from the start (cheapest-cost search)."""
-    board = position.board
-    hand = position.hand
-    size = len(hand)
-    tiles = position.tile_map()
-    candidates: list[tuple[str, str, str, str, _Road | None, int]] = []  # from, to, connection, letter, road, rafts
-    for connection in board.connections.values():
-        ends = ((connection.a, connection.b), (connection.b, connection.a))
-        if connection.is_road:
-            tile = tiles.get(connection.id)
-            cost = None if tile is None or tile.transport is None else counter_cost(
-                tile.transport, connection.terrain, obstacle=tile.obstacle)
-            if tile is None or tile.transport is None or cost is None:
-                continue  # a road without a counter cannot be travelled
-            caravan = position.rules.caravan_cost(cost, obstacle=tile.obstacle)
-            road = _Road(connection.id, tile.transport, cost, caravan, hand[tile.transport] // cost, size // caravan)
-            if road.counter_max or road.caravan_max:
-                candidates += [(a, b, connection.id, connection.terrain.letter, road, 0) for a, b in ends]
-        else:
-            for a, b in ends:
-                rafts = raft_cost(connection, a)
-                if hand[Transport.RAFT] >= rafts:
-                    candidates.append((a, b, connection.id, connection.terrain.letter, None, rafts))
-
-    def cheapest(road: _Road | None, rafts: int) -> int:
-        return road.cheapest if road is not None else rafts
-
-    # Fewest cards to reach each town, whatever their type: a lower bound on what any route spends first.
-    out: dict[str, list[tuple[str, int]]] = defaultdict(list)
-    for frm, to, _, _, priced, rafts in candidates:
-        out[frm].append((to, cheapest(priced, rafts)))
-    reach = {position.at: 0}
-    queue = [(0, position.at)]
-    while queue:
-        spent, town = heapq.heappop(queue)
-        if spent > reach[town]:
-            continue
-        for to, cost in out[town]:
-            if spent + cost <= size and spent + cost < reach.get(to, size + 1):
-                reach[to] = spent + cost
-                heapq.heappush(queue, (spent + cost, to))
-
-    arcs = []
-    for frm, to, connection_id, letter, priced, rafts in candidates:
-        budget = size - reach.get(frm, size + 1)  # cards left, at most, when the boot first stands in `frm`
-        step = cheapest(priced, rafts)
-        if step > budget:
-            continue
-        payable = priced.counter_max + priced.caravan_max if priced is not None else hand[Transport.RAFT] // rafts
-        arcs.append(_Arc(f"{frm}>{to}:{letter}", frm, to, connection_id, priced, rafts,
-                         min(payable, budget // step)))
-    roads = {a.road.id: a.road for a in arcs if a.road is not None}
-    towns = [position.at] + sorted(t for t in reach if t != position.at)
-    collectable = sorted(t for t in reach if t in position.collectable())
-    penalty = {t: position.home_penalty(t) for t in towns}
-    return _Network(position.at, arcs, dict(sorted(roads.items())), towns, collectable, penalty)
-
-
 def _usable_route(position: Position, plan: Plan | None) -> tuple[Step, ...] | None:
     """The steps of ``plan`` if they are a legal route of ``position`` (a hint from elsewhere), else None."""
     if plan is None:
@@ -270,23 +133,18 @@ def _usable_route(position: Position, plan: Plan | None) -> tuple[Step, ...] | N
     return plan.steps
 
 
-def _strict_rule_bites(net: _Network) -> bool:
-    """Whether some road's counter is payable from the start hand while a caravan there is affordable too."""
-    return any(road.counter_max and road.caravan_max for road in net.roads.values())
-
-
 # -- variables ---------------------------------------------------------------------------------------------------
 @dataclass(slots=True)
 class _Variables:
     """The model's variables, keyed by domain ids (arc ids, road ids, town codes, transports)."""
 
-    net: _Network
+    net: Network
     travel: dict[str, Any] = field(default_factory=dict)
     """Arc id -> how often the boot takes it."""
     flow: dict[str, Any] = field(default_factory=dict)
     """Arc id -> connectivity flow from the start."""
     counter: dict[str, Any] = field(default_factory=dict)
-    """Price class (:attr:`_Road.price`) -> steps paid with the counter's matching cards."""
+    """Price class (:attr:`Road.price`) -> steps paid with the counter's matching cards."""
     caravan: dict[str, Any] = field(default_factory=dict)
     """Road id -> steps paid as caravans."""
     visit: dict[str, Any] = field(default_factory=dict)
@@ -328,7 +186,7 @@ class _Variables:
 class _RouteModel:
     """One CP-SAT model of a position; :meth:`solve` may be called again after :meth:`exclude`."""
 
-    def __init__(self, position: Position, net: _Network, *, connectivity: str = "cuts") -> None:
+    def __init__(self, position: Position, net: Network, *, connectivity: str = "cuts") -> None:
         if connectivity not in CONNECTIVITY:
             raise ValueError(f"connectivity must be one of {', '.join(CONNECTIVITY)}, got {connectivity!r}")
         self.connectivity = connectivity
@@ -466,7 +324,7 @@ class _RouteModel:
         # Caravans take any cards, so they fit when the whole bill fits the hand.
         m.add(v.cards_spent() <= self.size)
 
-    def _prices(self) -> dict[str, _Road]:
+    def _prices(self) -> dict[str, Road]:
         """One road of each price class, keyed by class."""
         return {road.price: road for road in self.net.roads.values()}
 
@@ -514,7 +372,7 @@ class _RouteModel:
                 values[v.visit[town].index] = 1
             return values
         # Connectivity flow: one unit to each collected town along the loop-erased walk that first reaches it.
-        path: list[_Arc] = []  # a simple path from the start to where the boot stands
+        path: list[Arc] = []  # a simple path from the start to where the boot stands
         for arc in taken:
             if arc.to == net.start:
                 path = []
@@ -700,13 +558,13 @@ class _RouteModel:
     def _extract_plan(self, solver: cp_model.CpSolver, *, proven: bool) -> Plan:
         """Rebuild one walk from the counts (Hierholzer) and pay each step; the verifier checks the result."""
         net, v = self.net, self.v
-        leaving: dict[str, list[_Arc]] = defaultdict(list)
+        leaving: dict[str, list[Arc]] = defaultdict(list)
         for arc in net.arcs:
             leaving[arc.frm].extend([arc] * solver.value(v.travel[arc.id]))
         for arcs in leaving.values():
             arcs.sort(key=lambda a: a.id, reverse=True)  # popped in id order: a deterministic route
-        walk: list[_Arc] = []
-        stack: list[tuple[str, _Arc | None]] = [(net.start, None)]
+        walk: list[Arc] = []
+        stack: list[tuple[str, Arc | None]] = [(net.start, None)]
         while stack:
             town, via = stack[-1]
             if leaving[town]:
@@ -765,8 +623,8 @@ def solve_cpsat(position: Position, *, alternatives: int = 1, time_limit: float 
         raise ValueError(f"alternatives and workers must be at least 1, got {alternatives!r} and {workers!r}")
     position.check()
     started = time.perf_counter()
-    net = _build_network(position)
-    if position.rules.caravan_when == "strict" and _strict_rule_bites(net):
+    net = build_network(position)
+    if position.rules.caravan_when == "strict" and strict_rule_bites(net):
         raise SolverError(
             "the strict caravan rule is not supported by the CP-SAT solver (whether a caravan is allowed depends "
             "on the order of the steps); use the search solver"
