@@ -3,6 +3,7 @@ what they promise."""
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import sys
@@ -93,3 +94,24 @@ def test_analyse_folder_reports_a_bad_file(tmp_path: Path) -> None:
     )
     assert result.returncode == 1
     assert "broken  ERROR" in result.stdout and "Atlantis" in result.stdout
+
+
+def _benchmark(script: str, *args: str) -> str:
+    """Run ``benchmarks/<script>`` tiny, as the README shows it; its output."""
+    scripts = str(Path(sys.executable).parent)  # the console script `elfenland` lives beside the interpreter
+    env = {**os.environ, "PATH": scripts + os.pathsep + os.environ.get("PATH", "")}
+    result = subprocess.run([sys.executable, str(ROOT / "benchmarks" / script), *args], cwd=ROOT,
+                            capture_output=True, text=True, timeout=120, check=False, env=env)
+    assert result.returncode == 0, f"{script} exited {result.returncode}\n{result.stdout}\n{result.stderr}"
+    return result.stdout
+
+
+def test_the_solver_benchmark_runs_and_reports_agreement() -> None:
+    out = _benchmark("solvers.py", "-n", "3", "--sizes", "6", "--solvers", "search,cpsat,auto")
+    assert "disagreements in total: 0" in out
+    assert len([line for line in out.splitlines() if line.split()[:1] == ["6"]]) == 3
+
+
+def test_the_cli_benchmark_runs_fresh_processes() -> None:
+    out = _benchmark("cli.py", "-n", "2", "--cards", "6")
+    assert "fresh process, 6 cards" in out and "median" in out
