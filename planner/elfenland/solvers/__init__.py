@@ -112,8 +112,9 @@ def _portfolio(position: Position, *, alternatives: int, time_limit: float, seed
 
     Why not the search beside CP-SAT, as for smaller hands: on 150 twenty-card puzzles with a counter on every
     road, CP-SAT beside the search took 0.40 s at the median and 2.3 s at the slowest; alone from the same kind of
-    start, 0.29 s and 1.85 s; two seeds side by side, 0.28 s and 1.0-1.2 s (CP-SAT's time on one puzzle varies
-    several-fold with its seed, and the search, in Python, slows the Python between CP-SAT's solves).
+    start, 0.29 s and 1.85 s; two seeds side by side, 0.28-0.33 s and 1.0-1.8 s over three runs (CP-SAT's time on
+    one puzzle varies several-fold with its seed, and the search, in Python, slows the Python between CP-SAT's
+    solves).
 
     Raises:
         SolverError: a CP-SAT run failed (a bug).
