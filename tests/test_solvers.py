@@ -186,39 +186,33 @@ def test_ctrl_c_while_a_puzzles_cpsat_runs_stops_every_run(monkeypatch: pytest.M
     assert _cpsat_threads() == []
 
 
-def test_a_crash_in_a_puzzles_cpsat_run_reaches_the_caller(monkeypatch: pytest.MonkeyPatch) -> None:
-    def crash(*args: object, **kwargs: object) -> Solution:
-        raise RuntimeError("boom")
+def _crash(*args: object, **kwargs: object) -> Solution:
+    """A CP-SAT run with a bug in it."""
+    raise RuntimeError("boom")
 
-    monkeypatch.setattr(solvers, "_cpsat", crash)
+
+def test_a_crash_in_a_puzzles_cpsat_run_reaches_the_caller(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(solvers, "_cpsat", _crash)
     with pytest.raises(RuntimeError, match="boom"):
         solve(PUZZLE, time_limit=30)
 
 
 def _race_from_the_first_poll(monkeypatch: pytest.MonkeyPatch) -> Position:
     """A 12-card dense position whose search takes over 1024 nodes, with CP-SAT joining at the first poll."""
-    import planner.elfenland.solvers as solvers
-
     monkeypatch.setattr(solvers, "AUTO_SEARCH_BUDGET", 0.0)
     return random_position(random.Random(11), cards=12, counters=35)
 
 
 def test_the_race_leaves_no_cpsat_thread_running(monkeypatch: pytest.MonkeyPatch) -> None:
     # A process that exits while CP-SAT's C++ threads still run aborts: whoever wins, solve() waits for CP-SAT.
-    import threading
-
     position = _race_from_the_first_poll(monkeypatch)
     auto = solve(position, time_limit=30)
     assert "race" in auto.stats
-    assert not [t for t in threading.enumerate() if t.name.startswith("elfenland-cpsat")]
+    assert _cpsat_threads() == []
 
 
 def test_a_race_cut_short_leaves_no_cpsat_thread_running(monkeypatch: pytest.MonkeyPatch) -> None:
     # Ctrl-C (or a bug) in the search while CP-SAT runs: the error goes up, and CP-SAT does not outlive it.
-    import threading
-
-    from planner.elfenland import solvers
-
     poll = solvers._Race.poll
 
     def poll_then_fail(race: solvers._Race, best_moves: Callable[[], tuple[Move, ...]]) -> bool:
@@ -230,31 +224,24 @@ def test_a_race_cut_short_leaves_no_cpsat_thread_running(monkeypatch: pytest.Mon
     monkeypatch.setattr(solvers._Race, "poll", poll_then_fail)
     with pytest.raises(KeyboardInterrupt):
         solve(_race_from_the_first_poll(monkeypatch), time_limit=30)
-    assert not [t for t in threading.enumerate() if t.name.startswith("elfenland-cpsat")]
+    assert _cpsat_threads() == []
 
 
 def test_ctrl_c_during_a_cpsat_solve_stops_it_before_going_up() -> None:
     # Ctrl-C arrives while CP-SAT solves (from its first bound on): KeyboardInterrupt goes up, and no CP-SAT
     # thread outlives it (a process exiting while CP-SAT runs aborts).
     import _thread
-    import threading
 
     from planner.elfenland.solvers.cpsat import solve_cpsat
 
-    position = random_position(random.Random(2), cards=20, counters=35)
     with pytest.raises(KeyboardInterrupt):
-        solve_cpsat(position, time_limit=30, on_bound=lambda bound: _thread.interrupt_main())
-    assert not [t for t in threading.enumerate() if t.name == "cpsat-solve"]
+        solve_cpsat(PUZZLE, time_limit=30, on_bound=lambda bound: _thread.interrupt_main())
+    assert _cpsat_threads() == []
 
 
 def test_a_crash_in_cpsats_thread_reaches_the_caller(monkeypatch: pytest.MonkeyPatch) -> None:
     # A bug in CP-SAT's thread is raised by solve(), not printed by the thread and lost, whoever wins.
-    from planner.elfenland import solvers
-
-    def crash(*args: object, **kwargs: object) -> Solution:
-        raise RuntimeError("boom")
-
-    monkeypatch.setattr(solvers, "_cpsat", crash)
+    monkeypatch.setattr(solvers, "_cpsat", _crash)
     with pytest.raises(RuntimeError, match="boom"):
         solve(_race_from_the_first_poll(monkeypatch), time_limit=30)
 
@@ -333,7 +320,6 @@ def test_a_search_proof_that_leaned_on_cpsat_says_so() -> None:
     import dataclasses
     import threading
 
-    from planner.elfenland import solvers
     from planner.elfenland.solvers.search import solve_search
 
     position = random_position(random.Random(3), cards=8, counters=35)
