@@ -13,15 +13,18 @@ ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "examples"
 
 
-def run(script: str, *args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
-    """Run ``examples/<script>`` with this interpreter; fail with its output if it exits non-zero."""
+def run(script: str, *args: str, cwd: Path = ROOT, folder: Path = EXAMPLES,
+        env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    """Run ``examples/<script>`` (or one in ``folder``) with this interpreter; fail with its output if it exits
+    non-zero."""
     result = subprocess.run(
-        [sys.executable, str(EXAMPLES / script), *args],
+        [sys.executable, str(folder / script), *args],
         cwd=cwd,
         capture_output=True,
         text=True,
         timeout=120,
         check=False,
+        env=env,
     )
     assert result.returncode == 0, f"{script} exited {result.returncode}\n{result.stdout}\n{result.stderr}"
     return result
@@ -100,10 +103,7 @@ def _benchmark(script: str, *args: str) -> str:
     """Run ``benchmarks/<script>`` tiny, as the README shows it; its output."""
     scripts = str(Path(sys.executable).parent)  # the console script `elfenland` lives beside the interpreter
     env = {**os.environ, "PATH": scripts + os.pathsep + os.environ.get("PATH", "")}
-    result = subprocess.run([sys.executable, str(ROOT / "benchmarks" / script), *args], cwd=ROOT,
-                            capture_output=True, text=True, timeout=120, check=False, env=env)
-    assert result.returncode == 0, f"{script} exited {result.returncode}\n{result.stdout}\n{result.stderr}"
-    return result.stdout
+    return run(script, *args, folder=ROOT / "benchmarks", env=env).stdout
 
 
 def test_the_solver_benchmark_runs_and_reports_agreement() -> None:
