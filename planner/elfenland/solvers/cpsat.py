@@ -195,6 +195,8 @@ class _RouteModel:
         self.hand = position.hand
         self.size = len(position.hand)
         self.net = net
+        self.prices: dict[str, Road] = {road.price: road for road in net.roads.values()}
+        """One road of each price class (:attr:`Road.price`), keyed by class."""
         self.model: cp_model.CpModel = self.cp.CpModel()
         self.v = _Variables(net)
         self._add_variables()
@@ -216,7 +218,7 @@ class _RouteModel:
             cap = min(len(net.collectable), self.size)
             for arc in net.arcs:
                 v.flow[arc.id] = m.new_int_var(0, cap, f"flow[{arc.id}]")
-        for price, road in self._prices().items():
+        for price, road in self.prices.items():
             v.counter[price] = m.new_int_var(0, road.counter_max, f"counter[{price}]")
             v.caravan[price] = m.new_int_var(0, road.caravan_max, f"caravan[{price}]")
         for town in net.collectable:
@@ -312,10 +314,13 @@ class _RouteModel:
     def _add_payment_constraints(self) -> None:
         """Each step pays its counter's matching cards, a caravan's any-cards, or rafts; all from the hand."""
         m, v, net = self.model, self.v, self.net
-        prices = self._prices()
+        prices = self.prices
+        steps: dict[str, list[Any]] = defaultdict(list)
+        for arc in net.arcs:
+            if arc.road is not None:
+                steps[arc.road.price].append(v.travel[arc.id])
         for price in prices:
-            steps = sum(v.travel[a.id] for a in net.arcs if a.road is not None and a.road.price == price)
-            m.add(steps == v.counter[price] + v.caravan[price])
+            m.add(sum(steps[price]) == v.counter[price] + v.caravan[price])
         for transport in COUNTER_TRANSPORTS:
             m.add(v.matching[transport] == sum(
                 r.cost * v.counter[price] for price, r in prices.items() if r.transport is transport))
@@ -323,10 +328,6 @@ class _RouteModel:
         m.add(v.caravan_cards == sum(r.caravan * v.caravan[price] for price, r in prices.items()))
         # Caravans take any cards, so they fit when the whole bill fits the hand.
         m.add(v.cards_spent() <= self.size)
-
-    def _prices(self) -> dict[str, Road]:
-        """One road of each price class, keyed by class."""
-        return {road.price: road for road in self.net.roads.values()}
 
     # -- objective -----------------------------------------------------------------------------------------------
     def _score_expr(self) -> Any:
