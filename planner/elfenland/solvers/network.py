@@ -79,18 +79,16 @@ class Network:
         self.entering = {t: [a for a in self.arcs if a.to == t] for t in self.towns}
         self.leaving = {t: [a for a in self.arcs if a.frm == t] for t in self.towns}
 
-    def cut_sets(self, largest: int) -> list[frozenset[str]]:
-        """Connected sets of 2..``largest`` towns without the start, in a fixed order."""
+    def cut_sets(self) -> list[frozenset[str]]:
+        """Every pair of neighbouring towns and every triangle of them (three pairwise neighbours), without the
+        start, in a fixed order: the sets where the shortest loops away from the start close."""
         near: dict[str, set[str]] = defaultdict(set)
         for arc in self.arcs:
             if self.start not in (arc.frm, arc.to):
                 near[arc.frm].add(arc.to)
                 near[arc.to].add(arc.frm)
-        found: set[frozenset[str]] = set()
-        layer = {frozenset([t]) for t in self.towns if t != self.start}
-        for _ in range(largest - 1):
-            layer = {s | {n} for s in layer for t in s for n in near[t] if n not in s}
-            found |= layer
+        pairs = {frozenset([a, b]) for a in near for b in near[a]}
+        found = pairs | {pair | {c} for pair in pairs for c in set.intersection(*(near[t] for t in pair))}
         return sorted(found, key=lambda s: (len(s), sorted(s)))
 
 
