@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from typing import Any
 
 import pytest
 import strategies
@@ -15,11 +16,12 @@ from hypothesis import strategies as st
 
 from planner.elfenland import solvers
 from planner.elfenland.generate import random_position
-from planner.elfenland.plan import Step, verify
+from planner.elfenland.plan import Plan, Step, verify
 from planner.elfenland.position import Position
 from planner.elfenland.rules import Rules
 from planner.elfenland.solvers import solve
-from planner.elfenland.solvers.common import Move, Solution
+from planner.elfenland.solvers.common import Move, Solution, assemble
+from planner.elfenland.solvers.search import beam_route
 from planner.errors import NotationError
 
 SOLVERS = ("search", "cpsat")
@@ -169,6 +171,51 @@ def test_a_puzzle_the_search_proves_at_a_glance_needs_no_cpsat() -> None:
     auto = solve(position)
     assert auto.proven and auto.solver == "search" and "portfolio" not in auto.stats
     assert auto.plan.value == solve(position, solver="cpsat").plan.value
+
+
+@pytest.mark.parametrize(("why", "text", "options", "score", "cards"), GOLDEN, ids=[g[0][:40] for g in GOLDEN])
+def test_the_beam_finds_the_golden_routes(why: str, text: str, options: dict[str, object], score: int,
+                                          cards: int) -> None:
+    position = _position(text, options)
+    plan = beam_route(position, 300)
+    assert (plan.score, plan.cards_spent) == (score, cards), f"{why}: {position} -> {plan}"
+
+
+@pytest.mark.parametrize("strict", [False, True])
+def test_the_beam_route_is_legal_and_never_beats_the_optimum(strict: bool) -> None:
+    rng = random.Random(11)
+    rules = Rules(caravan_when="strict") if strict else Rules()
+    for width in (1, 20, 300):
+        for _ in range(8):
+            position = random_position(rng, cards=rng.randint(0, 10), counters=rng.choice([None, 35]))
+            position = position.replace(rules=rules)
+            plan = beam_route(position, width)
+            assert not plan.proven
+            verify(position, plan.steps)
+            assert plan.value <= solve(position, solver="search").plan.value, str(position)
+
+
+@pytest.mark.parametrize("beam_wins", [True, False])
+def test_a_puzzle_starts_cpsat_from_the_better_of_the_glance_and_the_beam(monkeypatch: pytest.MonkeyPatch,
+                                                                          beam_wins: bool) -> None:
+    monkeypatch.setattr(solvers, "PUZZLE_START_SECONDS", 0.0)  # the glance stops at its first look: 1,024 nodes
+    glance = solve(PUZZLE, solver="search", time_limit=0.0).plan
+    best = solve(PUZZLE, solver="cpsat", time_limit=30).plan
+    assert glance.value < best.value  # else this puzzle cannot tell the two starts apart
+    beamed = best if beam_wins else assemble(PUZZLE, [], proven=False, solver="search")
+    monkeypatch.setattr(solvers, "beam_route", lambda position, width: beamed)
+    hints: list[Plan] = []
+    real = solvers._cpsat
+
+    def spy(position: Position, **kwargs: Any) -> Solution:
+        hints.append(kwargs["hint"])
+        return real(position, **kwargs)
+
+    monkeypatch.setattr(solvers, "_cpsat", spy)
+    auto = solve(PUZZLE, time_limit=30)
+    assert auto.proven and auto.plan.value == best.value
+    assert auto.stats["portfolio"]["start_by"] == ("beam" if beam_wins else "search")
+    assert hints and all(h.value == (best if beam_wins else glance).value for h in hints)
 
 
 def test_ctrl_c_while_a_puzzles_cpsat_runs_stops_every_run(monkeypatch: pytest.MonkeyPatch) -> None:

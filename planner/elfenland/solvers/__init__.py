@@ -7,12 +7,10 @@
   is stopped. Each is fastest on different positions, so the race takes whichever wins. They also help each
   other: the search's best route so far is CP-SAT's starting point, and every upper bound CP-SAT proves on the
   score caps the search's own bound. Puzzle-sized hands (``PUZZLE_CARDS``) skip the race: after 20 ms of search
-  for a starting route, CP-SAT runs on every core (up to ``PUZZLE_RUNS``, one seed each) and the first proof
-  wins (see :func:`_portfolio` for why).
+  and a beam search (about 40 ms) for a starting route, CP-SAT runs on every core (up to ``PUZZLE_RUNS``, one
+  seed each) and the first proof wins (see :func:`_portfolio` for why).
 
-Measured on 20-card puzzles and dropped (see the README for what stayed): a beam search (2,000 states per step)
-for CP-SAT's starting route: it finds the best score in 0.2 s on most of them, but CP-SAT then spends its time
-proving the towns bound or the fewest cards, so the median only grew by the beam's 0.2 s; a search bound that
+Measured on 20-card puzzles and dropped (see the README for what stayed): a search bound that
 charges the walk into towns that give nothing (visited ones, Elvenhold): up to 20 times fewer nodes on some
 20-card positions, but 1.5-2 times slower on 12-16-card hands; a search that first proves the best score and
 only then the fewest cards (slower: its bound, not the tie-break, is what costs); the puzzles' portfolio for
@@ -28,8 +26,8 @@ from collections.abc import Callable
 
 from planner.elfenland.plan import Plan
 from planner.elfenland.position import Position
-from planner.elfenland.solvers.common import Move, Solution, assemble
-from planner.elfenland.solvers.search import solve_search
+from planner.elfenland.solvers.common import Move, Solution, assemble, plan_key
+from planner.elfenland.solvers.search import beam_route, solve_search
 from planner.errors import NotationError, PlannerError, SolverTimeoutError
 
 __all__ = ["SOLVERS", "Solution", "solve"]
@@ -43,6 +41,8 @@ AUTO_SEARCH_BUDGET = 0.3
 PUZZLE_CARDS = 18
 #: Seconds of search for the starting route of a puzzle (it finds a fair route within a few hundred nodes).
 PUZZLE_START_SECONDS = 0.02
+#: States per step of the beam search that then looks for a better starting route (see :func:`_portfolio`).
+PUZZLE_BEAM_WIDTH = 300
 #: Most CP-SAT runs (different seeds) side by side on a puzzle, one per core.
 PUZZLE_RUNS = 2
 DEFAULT_TIME_LIMIT = 60.0
@@ -116,6 +116,14 @@ def _portfolio(position: Position, *, alternatives: int, time_limit: float, seed
     one puzzle varies several-fold with its seed, and the search, in Python, slows the Python between CP-SAT's
     solves).
 
+    Why the beam: CP-SAT's rounds of connectivity cuts (see the cpsat module) each end as soon as their bound
+    comes down to the starting route's score, so a start at the best score saves whole rounds. On the 40 slowest
+    of 600 twenty-card puzzles with every road holding a counter, the 20 ms glance had the best score on 10, a
+    beam of width 300 on 31 (in about 40 ms), and the optimum itself as start halved CP-SAT's time (41 s to
+    21 s in all, one seed); the portfolio from the better of glance and beam took 29-30 s on them instead of
+    38-44 s, and the slowest of 300 other such puzzles 1.5 s instead of 2.0-3.1 s. A wider beam (600, 1,000)
+    was no better in all.
+
     Raises:
         SolverError: a CP-SAT run failed (a bug).
         Exception: whatever crashed a CP-SAT thread (a bug), raised here rather than lost in that thread.
@@ -124,6 +132,13 @@ def _portfolio(position: Position, *, alternatives: int, time_limit: float, seed
     searched = solve_search(position, alternatives=alternatives, time_limit=PUZZLE_START_SECONDS)
     if searched.proven:
         return searched
+    beamed = beam_route(position, PUZZLE_BEAM_WIDTH)
+    start_by = "search"
+    if beamed.value > searched.plan.value:
+        start_by = "beam"
+        others = tuple(p for p in searched.plans if plan_key(p) != plan_key(beamed))
+        searched = dataclasses.replace(searched, plans=(beamed, *others)[:alternatives])
+    searched = dataclasses.replace(searched, elapsed=time.perf_counter() - started)
     from planner.elfenland.solvers.cpsat import load_ortools
 
     load_ortools()  # here, before the threads start (see load_ortools)
@@ -171,7 +186,7 @@ def _portfolio(position: Position, *, alternatives: int, time_limit: float, seed
     solutions = [r for r in results.values() if isinstance(r, Solution)]
     proven = [s for s in solutions if s.proven]
     winner = proven[0] if proven else max([searched, *solutions], key=lambda s: s.plan.value)
-    winner.stats["portfolio"] = {"start_seconds": searched.elapsed, "seeds": seeds,
+    winner.stats["portfolio"] = {"start_seconds": searched.elapsed, "start_by": start_by, "seeds": seeds,
                                  "proven_by": [s for s, r in results.items() if isinstance(r, Solution) and r.proven]}
     return dataclasses.replace(winner, elapsed=time.perf_counter() - started)
 

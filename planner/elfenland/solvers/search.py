@@ -25,7 +25,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from planner.elfenland.plan import Pay, card_values, raft_cost
+from planner.elfenland.plan import Pay, Plan, card_values, raft_cost
 from planner.elfenland.position import Hand, Position
 from planner.elfenland.rules import TRANSPORTS, Transport, counter_cost
 from planner.elfenland.solvers.common import Move, Solution, assemble
@@ -295,6 +295,47 @@ def _sub_multisets(h: tuple[int, ...], count: int) -> list[tuple[int, ...]]:
     values = [card_values()[t] for t in TRANSPORTS]
     result.sort(key=lambda taken: sum(n * v for n, v in zip(taken, values, strict=True)))
     return result
+
+
+def beam_route(position: Position, width: int) -> Plan:
+    """A good route found fast, without proof: a beam search over (town, towns collected) states.
+
+    Step by step, every state kept so far takes every step it can pay; per (town, towns collected) only the
+    state with the most cards left survives, and of those the ``width`` with the most towns, then the most cards
+    left, go on. The best route met on the way (most points, then fewest cards) is returned. It is a starting
+    route for CP-SAT on puzzles: on the 40 slowest of 600 twenty-card puzzles with every road holding a counter,
+    a width of 300 (about 40 ms) finds the best score on 31 and the 20 ms depth-first glance on 10.
+
+    Raises:
+        SolverError: the route failed the verifier (a bug).
+    """
+    search = _Search(position, alternatives=1, deadline=None)
+    codes = search.codes
+    Trail = tuple[tuple[int, _Option, Hand | None], Any] | None  # the steps so far, last first
+    layer: list[tuple[int, int, int, int, Trail]] = [
+        (search.start, 0, 0, _pack(position.hand.counts, search.size), None)]
+    best: tuple[tuple[int, int], Trail] = ((-(10**9), 0), None)
+    while layer:
+        kept: dict[tuple[int, int], tuple[int, int, int, int, Trail]] = {}
+        for town, mask, new, cards, trail in layer:
+            s = cards >> _BUDGET
+            best = max(best, ((new - search.penalty[town], s - search.size), trail), key=lambda b: b[0])
+            for option in search.options[town]:
+                bit = search.bit[option.to]
+                gain = 1 if bit and not mask & bit else 0
+                key = (option.to, mask | bit)
+                for child, paid in search._payments(option, cards, s):
+                    old = kept.get(key)
+                    if old is None or old[3] >> _BUDGET < child >> _BUDGET:
+                        kept[key] = (option.to, mask | bit, new + gain, child, ((town, option, paid), trail))
+        layer = sorted(kept.values(), key=lambda state: (state[2], state[3] >> _BUDGET), reverse=True)[:width]
+    moves = []
+    trail = best[1]
+    while trail is not None:
+        (town, option, paid), trail = trail
+        moves.append(Move(codes[town], codes[option.to], option.connection, option.pay, paid, option.count))
+    moves.reverse()
+    return assemble(position, moves, proven=False, solver="search")
 
 
 def solve_search(position: Position, *, alternatives: int = 1, time_limit: float | None = None,
