@@ -21,6 +21,7 @@ from planner.elfenland.position import Hand, Position, Tile
 from planner.elfenland.rules import COUNTER_TRANSPORTS, COUNTERS, DECK, OBSTACLES, TRANSPORTS, Rules, can_carry
 from planner.elfenland.solvers.common import plan_key
 from planner.elfenland.solvers.cpsat import solve_cpsat
+from planner.elfenland.solvers.network import build_network
 from planner.elfenland.solvers.search import solve_search
 from planner.errors import IllegalPositionError, SolverError, SolverTimeoutError
 
@@ -237,6 +238,31 @@ def test_the_cut_loop_cuts_off_stray_loops_and_agrees_with_the_flow_model() -> N
     assert cuts.plan.value == flow.plan.value == solve_search(STRAYING).plan.value
 
 
+def test_the_wide_cut_loop_adds_every_connected_triple_once_and_agrees() -> None:
+    wide = solve(STRAYING, connectivity="cuts-wide")
+    widened = [run["widened"] for run in wide.stats["solves"] if "widened" in run]
+    assert len(widened) == 1 and widened[0] > 0  # at the first stray solution, and only then
+    assert wide.proven
+    check_plans(STRAYING, wide)
+    assert wide.plan.value == solve_search(STRAYING).plan.value
+
+
+def test_cut_sets_are_connected_small_and_without_the_start() -> None:
+    net = build_network(STRAYING)
+    near = {(a.frm, a.to) for a in net.arcs} | {(a.to, a.frm) for a in net.arcs}
+    narrow, wide = set(net.cut_sets()), set(net.cut_sets(wide=True))
+    assert narrow < wide
+    for towns in wide:
+        assert 2 <= len(towns) <= 3 and net.start not in towns
+        links = sum((a, b) in near for a in towns for b in towns if a < b)
+        assert links >= len(towns) - 1  # connected
+        assert (towns in narrow) == (links == len(towns) * (len(towns) - 1) // 2)  # pairs and triangles
+    others = [t for t in net.towns if t != net.start]
+    triples = {frozenset({a, b, c}) for a in others for b in others for c in others
+               if len({a, b, c}) == 3 and sum((x, y) in near for x, y in ((a, b), (b, c), (a, c))) >= 2}
+    assert {t for t in wide if len(t) == 3} == triples
+
+
 def test_stopped_inside_the_cut_loop_answers_a_legal_route_unproven() -> None:
     stop = threading.Event()
     solution = solve(STRAYING, stop=stop, on_bound=lambda bound: stop.set())
@@ -249,12 +275,13 @@ def test_unknown_connectivity_is_refused() -> None:
         solve(STRAYING, connectivity="magic")
 
 
+@pytest.mark.parametrize("connectivity", ["flow", "cuts-wide"])
 @pytest.mark.parametrize("block", range(3))
-def test_the_flow_model_agrees_with_brute_force(block: int) -> None:
+def test_the_other_connectivity_models_agree_with_brute_force(connectivity: str, block: int) -> None:
     for seed in range(block * 40, block * 40 + 40):
         position = random_position(seed)
         expected, _ = brute_force(position)
-        solution = solve(position, connectivity="flow")
+        solution = solve(position, connectivity=connectivity)
         check_plans(position, solution)
         assert solution.proven and solution.plan.value == expected, f"seed {seed}: {position}"
 

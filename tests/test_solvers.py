@@ -154,6 +154,7 @@ def test_auto_runs_cpsat_on_every_core_for_a_puzzle_and_proves() -> None:
     auto = solve(PUZZLE, time_limit=30)
     assert auto.proven and auto.solver == "cpsat"
     assert auto.stats["portfolio"]["seeds"] == [0, 1][: min(2, solvers._cores())]
+    assert auto.stats["portfolio"]["connectivity"] == ["cuts", "cuts-wide"][: min(2, solvers._cores())]
     assert auto.stats["portfolio"]["proven_by"]
     verify(PUZZLE, auto.plan.steps)
     assert auto.plan.value == solve(PUZZLE, solver="cpsat", time_limit=30).plan.value

@@ -45,6 +45,8 @@ PUZZLE_START_SECONDS = 0.02
 PUZZLE_BEAM_WIDTH = 300
 #: Most CP-SAT runs (different seeds) side by side on a puzzle, one per core.
 PUZZLE_RUNS = 2
+#: How each of those runs keeps the route connected, in turn (see :func:`_portfolio`).
+PUZZLE_CONNECTIVITY = ("cuts", "cuts-wide")
 DEFAULT_TIME_LIMIT = 60.0
 
 
@@ -91,11 +93,11 @@ def solve(
 
 def _cpsat(position: Position, *, alternatives: int, time_limit: float, seed: int, workers: int = 1,
            stop: threading.Event | None = None, hint: Plan | None = None,
-           on_bound: Callable[[int], None] | None = None) -> Solution:
+           on_bound: Callable[[int], None] | None = None, connectivity: str = "cuts") -> Solution:
     from planner.elfenland.solvers.cpsat import solve_cpsat  # ortools takes ~0.5 s to import
 
     return solve_cpsat(position, alternatives=alternatives, time_limit=time_limit, seed=seed, workers=workers,
-                       stop=stop, hint=hint, on_bound=on_bound)
+                       stop=stop, hint=hint, on_bound=on_bound, connectivity=connectivity)
 
 
 def _cores() -> int:
@@ -124,6 +126,14 @@ def _portfolio(position: Position, *, alternatives: int, time_limit: float, seed
     38-44 s, and the slowest of 300 other such puzzles 1.5 s instead of 2.0-3.1 s. A wider beam (600, 1,000)
     was no better in all.
 
+    Why the second run cuts wider (``PUZZLE_CONNECTIVITY``): the puzzles still slow with a best-score start are
+    those where proving the bound takes many rounds, and some of them (not all) need a fraction of the time
+    when every connected set of three towns is cut once the first solution strays (one: 2.4-4.0 s to 0.9-1.3 s
+    over four seeds), though that is about a quarter slower on most puzzles. So one run cuts narrow and one wide:
+    on 600 twenty-card puzzles with every road holding a counter, the slowest went from 2.05 s to 1.80 s (the
+    median from 0.24 to 0.26 s, within the run-to-run noise); on three puzzles that had taken 2.2-2.5 s, from
+    1.8-4.0 s to 0.9-2.6 s.
+
     Raises:
         SolverError: a CP-SAT run failed (a bug).
         Exception: whatever crashed a CP-SAT thread (a bug), raised here rather than lost in that thread.
@@ -148,11 +158,13 @@ def _portfolio(position: Position, *, alternatives: int, time_limit: float, seed
     results: dict[int, Solution | Exception] = {}
     ended: list[threading.Event] = []
 
+    connectivity = {run_seed: PUZZLE_CONNECTIVITY[i % len(PUZZLE_CONNECTIVITY)] for i, run_seed in enumerate(seeds)}
+
     def run(run_seed: int, done: threading.Event) -> None:
         try:
             remaining = max(0.1, time_limit - (time.perf_counter() - started))
             results[run_seed] = _cpsat(position, alternatives=alternatives, time_limit=remaining, seed=run_seed,
-                                       stop=stop, hint=searched.plan)
+                                       stop=stop, hint=searched.plan, connectivity=connectivity[run_seed])
         except Exception as error:  # noqa: BLE001 (raised again below, in the caller's thread)
             results[run_seed] = error
         finally:
@@ -187,6 +199,7 @@ def _portfolio(position: Position, *, alternatives: int, time_limit: float, seed
     proven = [s for s in solutions if s.proven]
     winner = proven[0] if proven else max([searched, *solutions], key=lambda s: s.plan.value)
     winner.stats["portfolio"] = {"start_seconds": searched.elapsed, "start_by": start_by, "seeds": seeds,
+                                 "connectivity": [connectivity[s] for s in seeds],
                                  "proven_by": [s for s, r in results.items() if isinstance(r, Solution) and r.proven]}
     return dataclasses.replace(winner, elapsed=time.perf_counter() - started)
 

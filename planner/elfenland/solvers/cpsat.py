@@ -34,7 +34,8 @@ plain model:
   shortest loops away from the start from the outset. Measured on 80 dense 20-card puzzles with the puzzle
   start route as hint (seconds in all, seeds 0 and 1): pairs and triangles 28.0 and 30.9; every connected set
   of up to three towns 37.5 and 39.0 (the extra rows slow every LP more than they save); pairs alone 31.0
-  and 30.8; no cut sets 49.0 and 47.2.
+  and 30.8; no cut sets 49.0 and 47.2. Some puzzles, though, need those wider cuts: ``connectivity =
+  "cuts-wide"`` adds them once a solution strays, and ``solve``'s puzzle portfolio runs it beside the narrow one.
 * **Linear relaxation of enforced constraints.** CP-SAT's presolve turns many of the constraints into enforced
   (half-reified) ones, which its default linearization level leaves out of the relaxation; the solver therefore
   runs with ``linearization_level = 2`` (the one parameter beyond the four of the style guide: 3-10 times
@@ -98,8 +99,9 @@ __all__ = ["load_ortools", "solve_cpsat"]
 logger = logging.getLogger(__name__)
 
 SOLVER_NAME = "cpsat"
-CONNECTIVITY = ("flow", "cuts")
-"""How the model keeps the collected towns reachable: a flow from the start, or subset cuts added as needed."""
+CONNECTIVITY = ("flow", "cuts", "cuts-wide")
+"""How the model keeps the collected towns reachable: a flow from the start, or subset cuts added as needed
+(``cuts-wide``: with every connected set of three towns cut too once a solution strays)."""
 FIRST_PHASE_SHARE = 0.75
 """Share of the remaining time the points phase may use, so the cards phase always gets some."""
 STOP_POLL = 0.01
@@ -207,6 +209,8 @@ class _RouteModel:
         self._add_payment_constraints()
         self.score = self._score_expr()
         self._phase = 0
+        self._widened = False
+        """Whether the wide cut sets are in (``cuts-wide``: from the first solution that strays on)."""
         self.interrupted = False
         """Whether Ctrl-C stopped a solve (raised again by solve_cpsat once the solves are wound up)."""
 
@@ -249,8 +253,8 @@ class _RouteModel:
     def _add_connectivity_constraints(self) -> None:
         """The steps are one walk: every collected town is reached from the start along taken arcs.
 
-        With ``connectivity = "cuts"`` only the subset cuts are added here; :meth:`_run` adds more as solutions
-        show them to be needed.
+        With cuts (``connectivity`` ``"cuts"`` or ``"cuts-wide"``) only the subset cuts are added here; :meth:`_run`
+        adds more as solutions show them to be needed.
         """
         m, v, net = self.model, self.v, self.net
         if not v.visit:
@@ -398,8 +402,9 @@ class _RouteModel:
     def _run(self, *, time_limit: float, seed: int, workers: int, log: bool, hint: dict[int, int] | None,
              stop: threading.Event | None, on_bound: Callable[[int], None] | None = None,
              ) -> tuple[Any, int, dict[str, Any]]:
-        """One phase's solve; with ``connectivity = "cuts"``, solved again with a cut for each group of taken
-        arcs that collects towns the start cannot reach, until none is left.
+        """One phase's solve; with cuts, solved again with a cut for each group of taken arcs that collects towns
+        the start cannot reach, until none is left (with ``"cuts-wide"``, the first time also with a cut for every
+        connected set of three towns).
 
         The cuts' relaxation only loses solutions that are not one walk, so its bounds hold for the walks too. A
         stopped or timed-out solve whose towns are not all reachable comes back FEASIBLE: its steps from the start
@@ -415,13 +420,19 @@ class _RouteModel:
 
         solver, status, stats = self._run_once(time_limit=time_limit, seed=seed, workers=workers, log=log,
                                                hint=hint, stop=stop, on_bound=report)
-        while self.connectivity == "cuts" and status in (self.cp.OPTIMAL, self.cp.FEASIBLE):
+        while self.connectivity != "flow" and status in (self.cp.OPTIMAL, self.cp.FEASIBLE):
             strays = self._strays(solver)
             if not strays:
                 break
             for towns in strays:
                 self._add_cut(towns)
             stats["cuts"] = stats.get("cuts", 0) + len(strays)
+            if self.connectivity == "cuts-wide" and not self._widened:
+                self._widened = True
+                wide = sorted(set(self.net.cut_sets(wide=True)) - set(self.net.cut_sets()), key=sorted)
+                for towns in wide:
+                    self._add_cut(towns)
+                stats["widened"] = len(wide)
             remaining = deadline - time.perf_counter()
             if remaining <= 0 or self.interrupted or (stop is not None and stop.is_set()):
                 status = self.cp.FEASIBLE
@@ -539,7 +550,7 @@ class _RouteModel:
                                      "raise the time limit")
         proven = proven_before and status == cp.OPTIMAL
         if self.interrupted or (stop is not None and stop.is_set()) or (
-                self.connectivity == "cuts" and status != cp.OPTIMAL):
+                self.connectivity != "flow" and status != cp.OPTIMAL):
             # Stopped in the points phase (or, with cuts, perhaps not one walk): its steps from the start are a
             # legal route, just perhaps not frugal or not the best.
             return self._extract_plan(first, proven=False), runs
@@ -612,7 +623,9 @@ def solve_cpsat(position: Position, *, alternatives: int = 1, time_limit: float 
     from CP-SAT's thread, with each better proven upper bound on the best route's score (new towns minus the
     home-town penalty) while the best route is sought: another solver may use it to prune (see ``solve``).
     ``connectivity`` picks how the model keeps collected towns reachable from the start: ``"cuts"`` (added as
-    needed; the faster) or ``"flow"`` (one model; see the module docstring).
+    needed; the faster), ``"cuts-wide"`` (the same, plus a cut for every connected set of three towns once a
+    solution strays: slower at the median, much faster on some puzzles; see :func:`solve`'s portfolio) or
+    ``"flow"`` (one model; see the module docstring).
 
     Raises:
         IllegalPositionError: the position breaks the rules.

@@ -79,9 +79,10 @@ class Network:
         self.entering = {t: [a for a in self.arcs if a.to == t] for t in self.towns}
         self.leaving = {t: [a for a in self.arcs if a.frm == t] for t in self.towns}
 
-    def cut_sets(self) -> list[frozenset[str]]:
+    def cut_sets(self, *, wide: bool = False) -> list[frozenset[str]]:
         """Every pair of neighbouring towns and every triangle of them (three pairwise neighbours), without the
-        start, in a fixed order: the sets where the shortest loops away from the start close."""
+        start, in a fixed order: the sets where the shortest loops away from the start close. ``wide`` adds every
+        other connected set of three towns (a pair and a neighbour of either)."""
         near: dict[str, set[str]] = defaultdict(set)
         for arc in self.arcs:
             if self.start not in (arc.frm, arc.to):
@@ -89,6 +90,8 @@ class Network:
                 near[arc.to].add(arc.frm)
         pairs = {frozenset([a, b]) for a in near for b in near[a]}
         found = pairs | {pair | {c} for pair in pairs for c in set.intersection(*(near[t] for t in pair))}
+        if wide:
+            found |= {pair | {c} for pair in pairs for t in pair for c in near[t] - pair}
         return sorted(found, key=lambda s: (len(s), sorted(s)))
 
 
