@@ -100,7 +100,8 @@ def _position(source: str | None, overrides: Overrides) -> Position:
 def solver_options(func: Callable[..., Any]) -> Callable[..., Any]:
     """--solver, --time-limit, --seed."""
     func = click.option("--seed", type=int, default=0, show_default=True,
-                        help="CP-SAT random seed (auto on 18+ cards also runs seed+1 on a second core).")(func)
+                        help="CP-SAT random seed (auto on 18+ cards also runs seed+1, with wider cuts, "
+                             "on a second core).")(func)
     func = click.option("--time-limit", type=click.FloatRange(0.1), default=DEFAULT_TIME_LIMIT, show_default=True,
                         help="Seconds before an unproven answer is returned.")(func)
     return click.option("--solver", type=click.Choice(SOLVERS), default="auto", show_default=True,
