@@ -131,8 +131,8 @@ def _portfolio(position: Position, *, alternatives: int, time_limit: float, seed
     when every connected set of three towns is cut once the first solution strays (one: 2.4-4.0 s to 0.9-1.3 s
     over four seeds), though that is about a quarter slower on most puzzles. So one run cuts narrow and one wide:
     on 600 twenty-card puzzles with every road holding a counter, the slowest went from 2.05 s to 1.80 s (the
-    median from 0.24 to 0.26 s, within the run-to-run noise); on three puzzles that had taken 2.2-2.5 s, from
-    1.8-4.0 s to 0.9-2.6 s.
+    median from 0.24 to 0.26 s, within the run-to-run noise); on another 600 (seed 2035) two stayed over 2 s
+    either way (2.25 and 2.46 s narrow-only, 2.01 and 2.86 s with the wide run: proof-hard, see the README).
 
     Raises:
         SolverError: a CP-SAT run failed (a bug).
