@@ -6,6 +6,7 @@ values are compared (any optimal route is fine).
 
 from __future__ import annotations
 
+import itertools
 import random
 import subprocess
 import sys
@@ -253,14 +254,17 @@ def test_cut_sets_are_connected_small_and_without_the_start() -> None:
     narrow, wide = set(net.cut_sets()), set(net.cut_sets(wide=True))
     assert narrow < wide
     for towns in wide:
-        assert 2 <= len(towns) <= 3 and net.start not in towns
+        assert 2 <= len(towns) <= 4 and net.start not in towns
         links = sum((a, b) in near for a in towns for b in towns if a < b)
         assert links >= len(towns) - 1  # connected
-        assert (towns in narrow) == (links == len(towns) * (len(towns) - 1) // 2)  # pairs and triangles
+        assert (towns in narrow) == (len(towns) < 4 and links == len(towns) * (len(towns) - 1) // 2)
     others = [t for t in net.towns if t != net.start]
     triples = {frozenset({a, b, c}) for a in others for b in others for c in others
                if len({a, b, c}) == 3 and sum((x, y) in near for x, y in ((a, b), (b, c), (a, c))) >= 2}
     assert {t for t in wide if len(t) == 3} == triples
+    rings = {frozenset(ring) for ring in itertools.permutations(others, 4)
+             if all((ring[i], ring[(i + 1) % 4]) in near for i in range(4))}
+    assert {t for t in wide if len(t) == 4} == rings
 
 
 def test_stopped_inside_the_cut_loop_answers_a_legal_route_unproven() -> None:

@@ -127,12 +127,13 @@ def _portfolio(position: Position, *, alternatives: int, time_limit: float, seed
     was no better in all.
 
     Why the second run cuts wider (``PUZZLE_CONNECTIVITY``): the puzzles still slow with a best-score start are
-    those where proving the bound takes many rounds, and some of them (not all) need a fraction of the time
-    when every connected set of three towns is cut once the first solution strays (one: 2.4-4.0 s to 0.9-1.3 s
-    over four seeds), though that is about a quarter slower on most puzzles. So one run cuts narrow and one wide:
-    on 600 twenty-card puzzles with every road holding a counter, the slowest went from 2.05 s to 1.80 s (the
-    median from 0.24 to 0.26 s, within the run-to-run noise); on another 600 (seed 2035) two stayed over 2 s
-    either way (2.25 and 2.46 s narrow-only, 2.01 and 2.86 s with the wide run: proof-hard, see the README).
+    those where proving the bound takes many rounds of cuts, and they need a fraction of the time when every
+    connected set of three towns and every ring of four is cut once the first solution strays (two of them, four
+    seeds each: 2.4-4.0 s to 0.9-1.6 s, and 2.3-3.9 s to 1.0-1.8 s), though that is about a quarter slower on
+    most puzzles. So one run cuts narrow and one wide. On 600 twenty-card puzzles with every road holding a
+    counter (seed 2035), narrow-only runs had two over 2 s (2.25, 2.46 s), narrow and wide with triples only two
+    as well (2.01, 2.86 s), with rings of four too none (slowest 1.45 s; median 0.28 s either way); on another
+    600 (seed 2036) the slowest went from 2.05 s (narrow only) to 1.80 s (triples) and 1.68 s (rings too).
 
     Raises:
         SolverError: a CP-SAT run failed (a bug).

@@ -101,7 +101,8 @@ logger = logging.getLogger(__name__)
 SOLVER_NAME = "cpsat"
 CONNECTIVITY = ("flow", "cuts", "cuts-wide")
 """How the model keeps the collected towns reachable: a flow from the start, or subset cuts added as needed
-(``cuts-wide``: with every connected set of three towns cut too once a solution strays)."""
+(``cuts-wide``: with every connected set of three towns and every ring of four cut too once a solution
+strays)."""
 FIRST_PHASE_SHARE = 0.75
 """Share of the remaining time the points phase may use, so the cards phase always gets some."""
 STOP_POLL = 0.01
@@ -404,7 +405,7 @@ class _RouteModel:
              ) -> tuple[Any, int, dict[str, Any]]:
         """One phase's solve; with cuts, solved again with a cut for each group of taken arcs that collects towns
         the start cannot reach, until none is left (with ``"cuts-wide"``, the first time also with a cut for every
-        connected set of three towns).
+        connected set of three towns and every ring of four).
 
         The cuts' relaxation only loses solutions that are not one walk, so its bounds hold for the walks too. A
         stopped or timed-out solve whose towns are not all reachable comes back FEASIBLE: its steps from the start
@@ -623,9 +624,9 @@ def solve_cpsat(position: Position, *, alternatives: int = 1, time_limit: float 
     from CP-SAT's thread, with each better proven upper bound on the best route's score (new towns minus the
     home-town penalty) while the best route is sought: another solver may use it to prune (see ``solve``).
     ``connectivity`` picks how the model keeps collected towns reachable from the start: ``"cuts"`` (added as
-    needed; the faster), ``"cuts-wide"`` (the same, plus a cut for every connected set of three towns once a
-    solution strays: slower at the median, much faster on some puzzles; see :func:`solve`'s portfolio) or
-    ``"flow"`` (one model; see the module docstring).
+    needed; the faster), ``"cuts-wide"`` (the same, plus a cut for every connected set of three towns and every
+    ring of four once a solution strays: slower at the median, much faster on some puzzles; see :func:`solve`'s
+    portfolio) or ``"flow"`` (one model; see the module docstring).
 
     Raises:
         IllegalPositionError: the position breaks the rules.

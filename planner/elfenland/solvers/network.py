@@ -82,7 +82,8 @@ class Network:
     def cut_sets(self, *, wide: bool = False) -> list[frozenset[str]]:
         """Every pair of neighbouring towns and every triangle of them (three pairwise neighbours), without the
         start, in a fixed order: the sets where the shortest loops away from the start close. ``wide`` adds every
-        other connected set of three towns (a pair and a neighbour of either)."""
+        other connected set of three towns (a pair and a neighbour of either) and every ring of four (four towns,
+        each a neighbour of the next, the last of the first)."""
         near: dict[str, set[str]] = defaultdict(set)
         for arc in self.arcs:
             if self.start not in (arc.frm, arc.to):
@@ -92,6 +93,8 @@ class Network:
         found = pairs | {pair | {c} for pair in pairs for c in set.intersection(*(near[t] for t in pair))}
         if wide:
             found |= {pair | {c} for pair in pairs for t in pair for c in near[t] - pair}
+            found |= {frozenset((a, b, c, d)) for a in near for b in near[a] for c in near[b] - {a}
+                      for d in (near[c] & near[a]) - {b}}
         return sorted(found, key=lambda s: (len(s), sorted(s)))
 
 
