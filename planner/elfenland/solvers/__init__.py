@@ -129,7 +129,7 @@ def _portfolio(position: Position, *, alternatives: int, time_limit: float, seed
     Why the second run cuts wider (``PUZZLE_CONNECTIVITY``): the puzzles still slow with a best-score start are
     those where proving the bound takes many rounds of cuts, and they need a fraction of the time when every
     connected set of three towns and every ring of four is cut once the first solution strays (two of them, four
-    seeds each: 2.4-4.0 s to 0.9-1.6 s, and 2.3-3.9 s to 1.0-1.8 s), though that is about a quarter slower on
+    seeds each: 2.4-4.0 s to 0.9-1.6 s, and 2.6-3.6 s to 1.0-1.8 s), though that is about a quarter slower on
     most puzzles. So one run cuts narrow and one wide. On 600 twenty-card puzzles with every road holding a
     counter (seed 2035), narrow-only runs had two over 2 s (2.25, 2.46 s), narrow and wide with triples only two
     as well (2.01, 2.86 s), with rings of four too none (slowest 1.45 s; median 0.28 s either way); on another
