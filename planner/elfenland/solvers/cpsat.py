@@ -58,16 +58,17 @@ plain model:
   hand can pay, and the end town and the collected towns are exact functions of the counts.
 
 Tried and dropped (no faster, though exact): a multi-commodity flow, an undirected flow, rank (Miller-Tucker-
-Zemlin) constraints on a first-visit tree; subset cuts of four towns; cuts from every solution found, not only the
-last; bounding each round by the previous round's optimum; dominance cuts (a connection taken both ways is taken
-once each way; a caravan only when the hand lacks the matching cards, again with price classes; an arc taken twice
-needs a downstream river step between); decision strategies. Parameters tried on the slowest 20-card positions,
-none beyond the run-to-run noise: probing off or light, ``use_lns`` in the one worker,
-``optimize_with_lb_tree_search``, eager LP constraints, hint repair, objective shaving, objective lower-bound
-search, LP or pseudo-cost branching, no symmetry detection, inexact LP reasons; two workers, quick-restart
-branching and interleaved subsolvers were 5-15 times slower; but two single-worker runs with different seeds side
-by side, the quicker winning, are what ``solve(solver="auto")`` does for puzzles (see its ``_portfolio``). SCIP
-(through OR-Tools' linear solver) on the same model was slower still (median 2.4 s on the 33 slowest puzzles).
+Zemlin) constraints on a first-visit tree; subset cuts of four towns from the outset (``cuts-wide`` cuts rings of
+four only once a solution strays); cuts from every solution found, not only the last; bounding each round by the
+previous round's optimum; dominance cuts (a connection taken both ways is taken once each way; a caravan only when
+the hand lacks the matching cards, again with price classes; an arc taken twice needs a downstream river step
+between); decision strategies. Parameters tried on the slowest 20-card positions, none beyond the run-to-run noise:
+probing off or light, ``use_lns`` in the one worker, ``optimize_with_lb_tree_search``, eager LP constraints, hint
+repair, objective shaving, objective lower-bound search, LP or pseudo-cost branching, no symmetry detection, inexact
+LP reasons; two workers, quick-restart branching and interleaved subsolvers were 5-15 times slower; but two single-
+worker runs with different seeds side by side, the quicker winning, are what ``solve(solver="auto")`` does for
+puzzles (see its ``_portfolio``). SCIP (through OR-Tools' linear solver) on the same model was slower still (median
+2.4 s on the 33 slowest puzzles).
 
 Only this module imports ortools, and only inside functions (the import costs about a second).
 """
@@ -430,7 +431,7 @@ class _RouteModel:
             stats["cuts"] = stats.get("cuts", 0) + len(strays)
             if self.connectivity == "cuts-wide" and not self._widened:
                 self._widened = True
-                wide = sorted(set(self.net.cut_sets(wide=True)) - set(self.net.cut_sets()), key=sorted)
+                wide = self.net.wide_cut_sets()
                 for towns in wide:
                     self._add_cut(towns)
                 stats["widened"] = len(wide)

@@ -79,22 +79,31 @@ class Network:
         self.entering = {t: [a for a in self.arcs if a.to == t] for t in self.towns}
         self.leaving = {t: [a for a in self.arcs if a.frm == t] for t in self.towns}
 
-    def cut_sets(self, *, wide: bool = False) -> list[frozenset[str]]:
-        """Every pair of neighbouring towns and every triangle of them (three pairwise neighbours), without the
-        start, in a fixed order: the sets where the shortest loops away from the start close. ``wide`` adds every
-        other connected set of three towns (a pair and a neighbour of either) and every ring of four (four towns,
-        each a neighbour of the next, the last of the first)."""
+    def _neighbours(self) -> dict[str, set[str]]:
+        """The towns each town shares an arc with, the start left out."""
         near: dict[str, set[str]] = defaultdict(set)
         for arc in self.arcs:
             if self.start not in (arc.frm, arc.to):
                 near[arc.frm].add(arc.to)
                 near[arc.to].add(arc.frm)
+        return near
+
+    def cut_sets(self) -> list[frozenset[str]]:
+        """Every pair of neighbouring towns and every triangle of them (three pairwise neighbours), without the
+        start, in a fixed order: the sets where the shortest loops away from the start close."""
+        near = self._neighbours()
         pairs = {frozenset([a, b]) for a in near for b in near[a]}
         found = pairs | {pair | {c} for pair in pairs for c in set.intersection(*(near[t] for t in pair))}
-        if wide:
-            found |= {pair | {c} for pair in pairs for t in pair for c in near[t] - pair}
-            found |= {frozenset((a, b, c, d)) for a in near for b in near[a] for c in near[b] - {a}
-                      for d in (near[c] & near[a]) - {b}}
+        return sorted(found, key=lambda s: (len(s), sorted(s)))
+
+    def wide_cut_sets(self) -> list[frozenset[str]]:
+        """The connected sets of three towns that :meth:`cut_sets` leaves out (a town and two neighbours of it
+        that are not neighbours of each other) and every ring of four (four towns, each a neighbour of the next,
+        the last of the first), without the start, in a fixed order."""
+        near = self._neighbours()
+        found = {frozenset((a, b, c)) for b in near for a in near[b] for c in near[b] - near[a] - {a}}
+        found |= {frozenset((a, b, c, d)) for a in near for b in near[a] for c in near[b] - {a}
+                  for d in (near[c] & near[a]) - {b}}
         return sorted(found, key=lambda s: (len(s), sorted(s)))
 
 
