@@ -319,7 +319,9 @@ def beam_route(position: Position, width: int) -> Plan:
         kept: dict[tuple[int, int], tuple[int, int, int, int, Trail]] = {}
         for town, mask, new, cards, trail in layer:
             s = cards >> _BUDGET
-            best = max(best, ((new - search.penalty[town], s - search.size), trail), key=lambda b: b[0])
+            value = (new - search.penalty[town], s - search.size)
+            if value > best[0]:
+                best = (value, trail)
             for option in search.options[town]:
                 bit = search.bit[option.to]
                 gain = 1 if bit and not mask & bit else 0
