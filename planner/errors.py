@@ -1,10 +1,17 @@
 """Exception hierarchy shared by the planner's games.
 
-Every error the library raises on purpose derives from :class:`PlannerError`, so a caller (the CLI) can turn
-them into a clear message and an exit code without catching anything broader.
+Every error the library raises on purpose derives from :class:`PlannerError`, so a caller (the CLI, the table
+server) can turn them into a clear message and an exit code without catching anything broader. Which errors are
+the user's (bad input, exit code 2) and which are bugs (exit code 1) is decided here, once: see :func:`is_input_error`.
 """
 
 from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from planner.common.problems import Problem
 
 
 class PlannerError(Exception):
@@ -12,7 +19,19 @@ class PlannerError(Exception):
 
 
 class NotationError(PlannerError, ValueError):
-    """Text that does not parse: an unknown town, card, road or a malformed token."""
+    """Text that does not parse: an unknown town, card, road or a malformed token.
+
+    ``kind`` names the problem for programs (``unknown-town``, ``bad-count``, ...) and ``value`` quotes the input
+    that caused it, so that a collector can turn the error into a structured problem.
+    """
+
+    def __init__(self, message: str, *, kind: str = "syntax", value: str | None = None) -> None:
+        super().__init__(message)
+        self.kind = kind
+        self.value = value
+
+    def __reduce__(self) -> tuple[object, ...]:  # keeps kind and value across processes
+        return (_rebuild_notation_error, (type(self), str(self), self.kind, self.value))
 
 
 class AmbiguousNameError(NotationError):
@@ -20,15 +39,25 @@ class AmbiguousNameError(NotationError):
 
 
 class IllegalPositionError(PlannerError):
-    """A position that breaks the rules; ``problems`` lists every problem found, not just the first."""
+    """A position (or any input form) that breaks the rules; ``problems`` lists every problem, not just the first.
 
-    def __init__(self, problems: list[str]) -> None:
-        self.problems = list(problems)
+    Each problem is a :class:`~planner.common.problems.Problem` (``kind``, ``field``, ``value``, ``message``);
+    plain strings are accepted and become problems of kind ``input``.
+    """
+
+    def __init__(self, problems: Iterable[Problem | str]) -> None:
+        from planner.common.problems import Problem
+
+        self.problems: list[Problem] = [p if isinstance(p, Problem) else Problem("input", "", None, p)
+                                        for p in problems]
         if len(self.problems) == 1:
-            message = self.problems[0]
+            message = self.problems[0].message
         else:
             message = f"{len(self.problems)} problems in position:\n" + "\n".join(f"- {p}" for p in self.problems)
         super().__init__(message)
+
+    def __reduce__(self) -> tuple[object, ...]:  # keeps the structured problems across processes
+        return (type(self), (self.problems,))
 
 
 class IllegalStepError(PlannerError):
@@ -39,14 +68,27 @@ class IllegalStepError(PlannerError):
         self.reason = message
         super().__init__(f"step {index + 1}: {message}")
 
+    def __reduce__(self) -> tuple[object, ...]:
+        return (type(self), (self.index, self.reason))
+
+
+class UnsupportedError(PlannerError):
+    """A request the planner cannot honour as asked: a rule option a solver does not model, a picture format whose
+    optional converter is not installed, an output path that cannot be written. The user's to change (exit 2)."""
+
 
 class NoPlanError(PlannerError):
     """No plan exists (never raised for Elfenland: the empty route is always legal)."""
 
 
 class SolverError(PlannerError):
-    """A solver failed: an invalid model, a bug, or a plan that did not pass the verifier."""
+    """A solver failed: an invalid model, a bug, or a plan that did not pass the verifier. Always a bug."""
 
 
-class SolverTimeoutError(SolverError):
-    """A solver found no route at all within its time limit (not a bug: raise the limit)."""
+def _rebuild_notation_error(cls: type[NotationError], message: str, kind: str, value: str | None) -> NotationError:
+    return cls(message, kind=kind, value=value)
+
+
+def is_input_error(error: PlannerError) -> bool:
+    """Whether ``error`` is the user's to fix (bad input, exit code 2) rather than a bug (exit code 1)."""
+    return isinstance(error, NotationError | IllegalPositionError | IllegalStepError | UnsupportedError)

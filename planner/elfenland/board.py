@@ -101,6 +101,17 @@ class Connection:
         """The town at the other end from ``town``."""
         return self.b if town == self.a else self.a
 
+    def way(self, frm: str) -> str | None:
+        """How the water is crossed from ``frm``: ``downstream``, ``upstream`` or ``lake``; None on a road.
+
+        The one place where a river's flow turns into a direction of travel.
+        """
+        if self.terrain is Terrain.LAKE:
+            return "lake"
+        if self.terrain is Terrain.RIVER:
+            return "upstream" if self.downstream_to == frm else "downstream"
+        return None
+
     def touches(self, town: str) -> bool:
         """Whether ``town`` is one of the two ends."""
         return town in (self.a, self.b)

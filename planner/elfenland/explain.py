@@ -1,14 +1,12 @@
-"""Plans as explanation records: plain data for the renderers (no styling, no terminal strings)."""
+"""Plans as explanation records: plain data for the renderers and the JSON (no styling, no terminal strings)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 from planner.elfenland.plan import Pay, Plan
-from planner.elfenland.position import Position
-from planner.elfenland.solvers.common import Solution
 
-SCHEMA = "elfenland-planner/1"
+__all__ = ["StepRecord", "step_records", "verdict"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,12 +45,8 @@ def step_records(plan: Plan) -> list[StepRecord]:
     for number, step in enumerate(plan.steps, 1):
         connection = board.connections[step.connection]
         tile = tiles.get(step.connection)
-        if connection.is_road:
-            terrain = str(connection.terrain)
-        elif connection.lake:
-            terrain = connection.lake
-        else:
-            terrain = "downstream" if connection.downstream_to == step.to else "upstream"
+        way = connection.way(step.frm)
+        terrain = str(connection.terrain) if way is None else connection.lake if way == "lake" else way
         hand = hand.without(step.cards)
         new = step.to not in collected and board.towns[step.to].has_marker
         collected.add(step.to)
@@ -92,41 +86,3 @@ def verdict(plan: Plan) -> str:
     if dropped > 0:
         parts[-1] += f" (discard {dropped})"
     return ", ".join(parts)
-
-
-def plan_dict(plan: Plan) -> dict[str, object]:
-    """The JSON shape of one plan (see README, "JSON output")."""
-    board = plan.position.board
-    return {
-        "score": plan.score,
-        "new_towns": [board.towns[t].name for t in plan.new_towns],
-        "home_penalty": plan.outcome.home_penalty,
-        "cards_spent": plan.cards_spent,
-        "end": board.towns[plan.end].name,
-        "keep": plan.keep.names(),
-        "cards_left": plan.outcome.cards_left.names(),
-        "route": str(plan),
-        "steps": [
-            {"from": r.frm, "to": r.to, "via": r.via, "pay": r.pay, "cards": r.cards,
-             "connection": s.connection, "new_town": r.new_town}
-            for r, s in zip(step_records(plan), plan.steps, strict=True)
-        ],
-    }
-
-
-def solution_dict(position: Position, solution: Solution, *, source: str | None = None) -> dict[str, object]:
-    """The JSON document for one solved position: the best plan's fields at top level, then alternatives."""
-    best = plan_dict(solution.plan)
-    document: dict[str, object] = {"schema": SCHEMA}
-    if source is not None:
-        document["source"] = source
-    document.update({
-        "title": position.title,
-        "position": str(position),
-        **best,
-        "optimal": solution.proven,
-        "solver": solution.solver,
-        "seconds": round(solution.elapsed, 4),
-        "alternatives": [plan_dict(p) for p in solution.plans[1:]],
-    })
-    return document

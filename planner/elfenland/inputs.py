@@ -1,130 +1,85 @@
-"""Where positions come from at the table: files, folders, stdin, compact notation and command-line overrides.
+"""Where positions come from at the table: files, folders, stdin, compact notation, and command-line overrides.
 
-Override grammar (all forgiving about case, accents and abbreviations):
+A source is a position file's path, a folder (its ``*.toml`` files in name order), ``-`` (a position file on
+standard input) or a whole position in compact notation (``"D@LAP-RIV:f ELV DDC - 1"``). A source is notation
+when it has at least four fields, holds no ``/`` or ``\\``, does not end in ``.toml`` and is not an existing
+path; anything else is a file. So a missing file whose path has spaces is reported as missing, and a notation
+longer than the system's longest file name is never looked up on disk.
 
-- ``at``: a town (``elv``, ``Elvenhold``);
-- ``hand``: cards (``"D D C U R R P T"``, ``DDCURRPT``, ``"dragon x2 cloud"``);
-- ``tiles``: ``ROAD COUNTER`` items, several per string separated by commas: ``"lap-riv D, elv-erg U+X"``;
-  ``ROAD -`` removes the counter from a road given in a file;
-- ``visited``: towns separated by commas or spaces (``riv,tic``); ``-`` for none;
-- ``home``: a town, or ``-`` for none; ``round``: 1..4.
+Overrides (:class:`~planner.elfenland.position_file.Overrides`) are read in the same pass as the file's keys.
 """
 
 from __future__ import annotations
 
-import sys
-from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, fields
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Any
 
-from planner.elfenland.board import CAPITAL
-from planner.elfenland.notation import parse_connection, parse_counter, parse_town
-from planner.elfenland.position import Hand, Position, Problems, Tile, load_position, position_from_toml
-from planner.elfenland.rules import Rules
-from planner.errors import IllegalPositionError, NotationError
+from planner.common.forms import path_exists, read_stdin
+from planner.elfenland.position import Position
+from planner.elfenland.position_file import (
+    Overrides,
+    load_position,
+    position_from_mapping,
+    position_from_toml,
+    position_to_mapping,
+)
+from planner.errors import IllegalPositionError
 
-
-@dataclass(frozen=True, slots=True)
-class Overrides:
-    """Position fields given on the command line; None means "keep what the file says"."""
-
-    at: str | None = None
-    hand: str | None = None
-    tiles: tuple[str, ...] = ()
-    visited: str | None = None
-    home: str | None = None
-    round: int | None = None
-    rules: dict[str, Any] | None = None
-
-    def empty(self) -> bool:
-        """Whether no field is overridden."""
-        return all(getattr(self, f.name) in (None, ()) for f in fields(self))
+__all__ = ["Overrides", "expand_sources", "looks_like_notation", "read_position"]
 
 
-def apply_overrides(base: Position | None, overrides: Overrides) -> Position:
-    """``base`` (or an empty position at Elvenhold) with the overrides applied, checked.
+def expand_sources(sources: Iterable[str]) -> list[str]:
+    """Files and notations as given, folders as their ``*.toml`` files in name order, ``-`` as is.
 
     Raises:
-        IllegalPositionError: every problem of the overrides and of the resulting position at once.
+        IllegalPositionError: a folder holds no ``*.toml`` file.
     """
-    collector = Problems()
-    problems, attempt = collector.found, collector.attempt
-
-    position = base or Position(at=CAPITAL)
-    changes: dict[str, Any] = {}
-    if base is None and overrides.at is None:
-        problems.append("no position given: name a position file or say where the boot stands with --at")
-    if overrides.at is not None:
-        at = attempt(parse_town, overrides.at, where="--at")
-        if at:
-            changes["at"] = at
-            changes["visited"] = position.visited - {position.at}
-    if overrides.hand is not None:
-        hand = attempt(Hand.from_str, overrides.hand)
-        if hand is not None:
-            changes["hand"] = hand
-    if overrides.visited is not None:
-        names = [] if overrides.visited.strip() == "-" else overrides.visited.replace(",", " ").split()
-        towns = [attempt(parse_town, name, where="--visited") for name in names]
-        changes["visited"] = frozenset(t for t in towns if t)
-    if overrides.home is not None:
-        changes["home"] = None if overrides.home.strip() == "-" else attempt(parse_town, overrides.home, where="--home")
-    if overrides.round is not None:
-        changes["round"] = overrides.round
-    if overrides.rules:
-        merged = {**position.rules.to_mapping(), **overrides.rules}
-        rules = attempt(Rules.from_mapping, merged, where="rule options")
-        if rules is not None:
-            changes["rules"] = rules
-    if overrides.tiles:
-        tiles = position.tile_map()
-        for text in overrides.tiles:
-            for item in (part.strip() for part in text.split(",")):
-                if item:
-                    attempt(_apply_tile, tiles, item)
-        changes["tiles"] = tuple(tiles.values())
-    result = position.replace(**changes)
-    problems += result.problems()
-    if problems:
-        raise IllegalPositionError(problems)
-    return result
-
-
-def _apply_tile(tiles: dict[str, Tile], item: str) -> None:
-    road_text, sep, counter_text = item.replace("=", " ").rpartition(" ")
-    if not sep or not road_text.strip():
-        raise NotationError(f"--tile {item!r} must be 'ROAD COUNTER', e.g. 'lap-riv D' or 'elv-erg U+X'")
-    road = parse_connection(road_text, where="--tile")
-    if counter_text.strip() == "-":
-        tiles.pop(road.id, None)
-        return
-    transport, obstacle = parse_counter(counter_text, where=f"--tile {item!r}")
-    tiles[road.id] = Tile(road.id, transport, obstacle)
-
-
-def expand_sources(sources: Iterable[str]) -> Iterator[str]:
-    """Files as given, folders as their ``*.toml`` files in name order, ``-`` as is."""
+    found: list[str] = []
     for source in sources:
-        path = Path(source)
-        if source != "-" and path.is_dir():
-            yield from sorted(str(p) for p in path.glob("*.toml"))
+        if source != "-" and not looks_like_notation(source) and _is_dir(source):
+            files = sorted(str(p) for p in Path(source).glob("*.toml"))
+            if not files:
+                raise IllegalPositionError([f"folder {source!r} holds no *.toml position files"])
+            found += files
         else:
-            yield source
+            found.append(source)
+    return found
 
 
-def read_position(source: str) -> Position:
-    """A position from a file path, ``-`` (stdin, TOML) or compact notation (``"D@LAP-RIV:f ELV DDC - 1"``).
+def _is_dir(source: str) -> bool:
+    try:
+        return Path(source).is_dir()
+    except (OSError, ValueError):  # a name too long for the system, a NUL byte
+        return False
+
+
+def looks_like_notation(source: str) -> bool:
+    """Whether ``source`` is read as compact notation rather than as a file name (see the module docstring)."""
+    if len(source.split()) < 4 or source.rstrip().lower().endswith(".toml") or "/" in source or "\\" in source:
+        return False
+    return len(source.encode()) > 255 or not path_exists(source)
+
+
+def read_position(source: str | None, overrides: Overrides | None = None) -> Position:
+    """The position of one source (None: the flags alone), with the overrides applied, checked.
 
     Raises:
-        IllegalPositionError: unreadable file, bad TOML, or a position with problems.
+        IllegalPositionError: unreadable file, bad TOML, no position at all, or a position with problems.
         NotationError: malformed compact notation.
     """
+    flags = overrides or Overrides()
+    if source is None:
+        if flags.at is None:
+            raise IllegalPositionError(["no position given: name a position file or say where the boot stands "
+                                        "with --at"])
+        return position_from_mapping({}, overrides=flags)
     if source == "-":
-        return position_from_toml(sys.stdin.read(), source="stdin")
-    path = Path(source)
-    if not path.exists() and len(source.split()) >= 4:
-        return Position.from_str(source).check()
-    if not path.exists():
+        return position_from_toml(read_stdin(), source="stdin", overrides=flags)
+    if looks_like_notation(source):
+        position = Position.from_str(source)
+        if flags.empty():
+            return position.check()
+        return position_from_mapping(position_to_mapping(position), overrides=flags)
+    if not path_exists(source):
         raise IllegalPositionError([f"no such position file {source!r}"])
-    return load_position(path)
+    return load_position(source, overrides=flags)

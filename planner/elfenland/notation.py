@@ -1,64 +1,36 @@
-"""The token grammar: town names and codes, card letters, hands, road ids, counters and route steps.
+"""The token grammar: town names and codes, card letters and hands, road ids, counters, route steps, rule items.
 
-Parsing is forgiving (case, accents, apostrophes, aliases, unique prefixes, ``x2`` counts); output is always
-canonical. Every parser raises :class:`~planner.errors.NotationError` with the offending text and a hint.
+Parsing is forgiving (case, accents, apostrophes, aliases, unique prefixes, counts like ``x2``, ``D2`` or
+``2 dragons``); output is always canonical. Every parser raises :class:`~planner.errors.NotationError` naming
+the offending text, with a hint. Hands and routes come from people typing at a table, so the card grammar takes
+whatever a player is likely to type, and says exactly which token it could not read.
 """
 
 from __future__ import annotations
 
-import difflib
 import functools
 import re
-import unicodedata
-from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 
+from planner.common.names import Names, normalize
 from planner.elfenland.board import Board, Connection, Terrain, load_board
 from planner.elfenland.rules import TRANSPORTS, Transport
 from planner.errors import AmbiguousNameError, NotationError
 
+__all__ = [
+    "MAX_COUNT", "StepToken", "format_cards", "format_counter", "normalize", "parse_cards", "parse_cards_partial",
+    "parse_connection", "parse_counter", "parse_route_tokens", "parse_town", "parse_transport",
+]
 
-def normalize(text: str) -> str:
-    """Lower case without accents, apostrophes, spaces, hyphens or underscores (``Erg'Erén`` -> ``ergeren``)."""
-    decomposed = unicodedata.normalize("NFKD", text)
-    plain = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
-    return re.sub(r"[\s'’`_\-.]", "", plain).lower()
-
-
-class _Names:
-    """A forgiving lookup from names, aliases, codes and unique prefixes to keys."""
-
-    def __init__(self, kind: str, entries: Mapping[str, Iterable[str]], display: Mapping[str, str]) -> None:
-        self.kind = kind
-        self.display = display
-        self.exact: dict[str, set[str]] = {}
-        for key, names in entries.items():
-            for name in names:
-                self.exact.setdefault(normalize(name), set()).add(key)
-
-    def find(self, text: str, *, where: str = "") -> str:
-        norm = normalize(text)
-        where_part = f" in {where}" if where else ""
-        if not norm:
-            raise NotationError(f"empty {self.kind} name{where_part}")
-        keys = self.exact.get(norm)
-        if keys is None:
-            keys = {k for name, ks in self.exact.items() if name.startswith(norm) for k in ks}
-        if len(keys) == 1:
-            return next(iter(keys))
-        if keys:
-            options = ", ".join(sorted(self.display[k] for k in keys))
-            raise AmbiguousNameError(f"ambiguous {self.kind} {text!r}{where_part}: could be {options}")
-        close = difflib.get_close_matches(norm, list(self.exact), n=3, cutoff=0.6)
-        suggestions = sorted({self.display[k] for name in close for k in self.exact[name]})
-        hint = f"; did you mean {' or '.join(repr(s) for s in suggestions)}?" if suggestions else ""
-        raise NotationError(f"unknown {self.kind} {text!r}{where_part}{hint}")
+MAX_COUNT = 99
+"""The largest count a hand may give one card (``Dx2``); the deck holds at most 12 of a type."""
 
 
 @functools.cache
-def _town_names() -> _Names:
+def _town_names() -> Names[str]:
     board = load_board()
     entries = {t.code: (t.code, t.name, *t.aliases) for t in board.towns.values()}
-    return _Names("town", entries, {t.code: t.name for t in board.towns.values()})
+    return Names("town", entries, {t.code: t.name for t in board.towns.values()})
 
 
 TRANSPORT_ALIASES: dict[Transport, tuple[str, ...]] = {
@@ -73,9 +45,9 @@ TRANSPORT_ALIASES: dict[Transport, tuple[str, ...]] = {
 
 
 @functools.cache
-def _transport_names() -> _Names:
-    entries = {t.letter: (t.letter, *TRANSPORT_ALIASES[t]) for t in Transport}
-    return _Names("transport", entries, {t.letter: t.title for t in Transport})
+def _transport_names() -> Names[Transport]:
+    entries = {t: (t.letter, t.name, *TRANSPORT_ALIASES[t]) for t in Transport}
+    return Names("transport", entries, {t: t.title for t in Transport})
 
 
 def parse_town(text: str, *, where: str = "") -> str:
@@ -93,88 +65,113 @@ def parse_transport(text: str, *, where: str = "") -> Transport:
     Raises:
         NotationError: unknown or ambiguous name.
     """
-    return Transport(_transport_names().find(text, where=where))
+    return _transport_names().find(text, where=where)
 
 
-_CARD_LETTERS = set("PECUTDR")
-_COUNT = re.compile(r"^(?:x|\*)(\d+)$", re.IGNORECASE)
-_COUNTED = re.compile(r"^(?:(\d+)\s*(?:x|\*)?\s*(.+?)|(.+?)\s*(?:x|\*)\s*(\d+))$", re.IGNORECASE)
-
-
+# -- cards -----------------------------------------------------------------------------------------------------
+_CARD_LETTERS = frozenset("PECUTDR")
+_DIGITS = r"[0-9]{1,6}"  # ASCII digits only ('²'.isdigit() is true); six digits are plenty to say "too many"
+_REPEAT = re.compile(rf"^[x*]({_DIGITS})$", re.IGNORECASE)  # "x2" after a card
+_LETTER_COUNT = re.compile(rf"^([PECUTDR])[x*]?({_DIGITS})$", re.IGNORECASE)  # "D2", "Dx2"
+_COUNTED = re.compile(rf"^(?:({_DIGITS})\s*[x*]?\s*(.+?)|(.+?)\s*[x*]\s*({_DIGITS}))$", re.IGNORECASE)
+_NUMBER = re.compile(rf"^{_DIGITS}$")
 _TWO_WORD_NAMES = ("magiccloud", "giantpig", "trollwagon", "elfcycle")
+
+
+def _count(text: str, token: str, where: str) -> int:
+    number = int(text)
+    if not 1 <= number <= MAX_COUNT:
+        raise NotationError(f"count {number} in {token!r} in {where} must be between 1 and {MAX_COUNT}",
+                            kind="bad-count", value=token)
+    return number
 
 
 def parse_cards(text: str, *, where: str = "hand") -> dict[Transport, int]:
     """Card counts from compact or spelled-out text.
 
-    Accepted forms, freely mixed: letters ``DDCURRPT`` or ``D D C``; names ``dragon dragon magic-cloud``;
-    counts ``Dx2``, ``dragon x2``, ``2D``, ``2 dragons``, ``2 magic clouds``. ``-`` or an empty string is an
-    empty hand.
+    Accepted forms, freely mixed: letters ``DDCURRPT``, ``ddc`` or ``D D C``; names ``dragon dragon magic-cloud``;
+    counts ``Dx2``, ``D2``, ``dragon x2``, ``2D``, ``2 dragons``, ``2 magic clouds``. ``-`` or an empty string is
+    an empty hand. A word made only of card letters is read as letters (``tr`` is a troll and a raft).
 
     Raises:
         NotationError: a token that names no card (every bad token is named).
     """
     counts, problems = parse_cards_partial(text, where=where)
     if problems:
-        raise NotationError("; ".join(problems))
+        raise NotationError("; ".join(str(p) for p in problems), kind=problems[0].kind,
+                            value=problems[0].value)
     return counts
 
 
-def parse_cards_partial(text: str, *, where: str = "hand") -> tuple[dict[Transport, int], list[str]]:
-    """Like :func:`parse_cards`, but returns the cards that did parse together with a problem per bad token."""
-    counts = {t: 0 for t in TRANSPORTS}
+def parse_cards_partial(text: str, *, where: str = "hand") -> tuple[dict[Transport, int], list[NotationError]]:
+    """Like :func:`parse_cards`, but returns the cards that did parse together with an error per bad token."""
+    counts = dict.fromkeys(TRANSPORTS, 0)
     text = text.strip()
     if text in ("", "-"):
         return counts, []
-    tokens = [tok for tok in re.split(r"[\s,;]+", text) if tok]
-    # "magic cloud", "giant pig", "troll wagon" are two words (also as "magic clouds", "magic cloudx2"):
-    # glue them before reading tokens.
+    problems: list[NotationError] = []
+    last: Transport | None = None
+    pending: tuple[int, str] | None = None  # a bare number ("2 dragons") counts the next card
+    for tok in _glue_two_word_names([tok for tok in re.split(r"[\s,;+]+", text) if tok]):
+        try:
+            if _NUMBER.match(tok):
+                if pending is not None:
+                    raise NotationError(f"count {pending[1]!r} in {where} counts no card", kind="bad-count",
+                                        value=pending[1])
+                pending = (_count(tok, tok, where), tok)
+                continue
+            number, pending = (pending[0] if pending else 1), None
+            repeat = _REPEAT.match(tok)
+            if repeat:
+                if last is None:
+                    raise NotationError(f"count {tok!r} in {where} follows no card", kind="bad-count", value=tok)
+                counts[last] += _count(repeat.group(1), tok, where) - 1
+                continue
+            letter_count = _LETTER_COUNT.match(tok)
+            if letter_count:
+                last = Transport(letter_count.group(1).upper())
+                counts[last] += number * _count(letter_count.group(2), tok, where)
+                continue
+            if len(tok) > 1 and set(tok.upper()) <= _CARD_LETTERS:
+                for letter in tok.upper():
+                    last = Transport(letter)
+                    counts[last] += number
+                continue
+            name = tok
+            counted = _COUNTED.match(tok)
+            if counted and (counted.group(1) or counted.group(4)):
+                number *= _count(counted.group(1) or counted.group(4), tok, where)
+                name = counted.group(2) or counted.group(3)
+            name = re.sub(r"(?<=[a-zA-Z])[sS]$", "", name) if len(name) > 2 else name  # "dragons", "RAFTS"
+            try:
+                last = parse_transport(name, where=where)
+            except NotationError:
+                if len(tok) > 1 and tok.isalpha() and tok.isupper():  # letters, one of them wrong: "DDX"
+                    bad = "".join(sorted(set(tok) - _CARD_LETTERS))
+                    hint = ("X is an obstacle, a counter, never a card" if bad == "X"
+                            else "card letters are P E C U T D R")
+                    raise NotationError(f"unknown card letter {bad!r} in {tok!r} in {where}; {hint}",
+                                        kind="unknown-card", value=tok) from None
+                raise
+            counts[last] += number
+        except NotationError as error:
+            problems.append(error)
+    if pending is not None:
+        problems.append(NotationError(f"count {pending[1]} at the end of {where} counts no card", kind="bad-count",
+                                      value=pending[1]))
+    return counts, problems
+
+
+def _glue_two_word_names(tokens: list[str]) -> list[str]:
+    """"magic cloud", "giant pig", "troll wagon" are two words (also as "magic clouds", "magic cloudx2")."""
     merged: list[str] = []
     for tok in tokens:
-        joined = re.sub(r"(?:x|\*)\d+$", "", normalize(merged[-1] + tok)) if merged and " " not in merged[-1] else ""
+        joined = re.sub(r"[x*][0-9]+$", "", normalize(merged[-1] + tok)) if merged and " " not in merged[-1] else ""
         if joined in _TWO_WORD_NAMES or joined.removesuffix("s") in _TWO_WORD_NAMES:
             merged[-1] += " " + tok
         else:
             merged.append(tok)
-    problems = []
-    last: Transport | None = None
-    pending = 1  # a bare number ("2 dragons") counts the next card
-    for tok in merged:
-        if tok.isdigit():
-            pending = int(tok)
-            continue
-        repeat = _COUNT.match(tok)
-        if repeat:
-            if last is None:
-                problems.append(f"count {tok!r} in {where} follows no card")
-            else:
-                counts[last] += int(repeat.group(1)) - 1
-            continue
-        if len(tok) > 1 and set(tok.upper()) <= _CARD_LETTERS and tok.isupper():
-            for letter in tok.upper():
-                last = Transport(letter)
-                counts[last] += 1
-            pending = 1
-            continue
-        if len(tok) > 1 and tok.isalpha() and tok.isupper():
-            bad = "".join(sorted(set(tok) - _CARD_LETTERS))
-            problems.append(f"unknown card letter {bad!r} in {tok!r} in {where}; card letters are P E C U T D R")
-            continue
-        number, name, pending = pending, tok, 1
-        counted = _COUNTED.match(tok)
-        if counted and (counted.group(1) or counted.group(4)):
-            number = int(counted.group(1) or counted.group(4))
-            name = counted.group(2) or counted.group(3)
-        name = re.sub(r"(?<=[a-z])s$", "", name) if len(name) > 2 else name  # "dragons", "rafts"
-        try:
-            last = parse_transport(name, where=where)
-        except NotationError as exc:
-            problems.append(str(exc))
-            continue
-        counts[last] += number
-    if pending != 1:
-        problems.append(f"count {pending} at the end of {where} counts no card")
-    return counts, problems
+    return merged
 
 
 def format_cards(counts: dict[Transport, int]) -> str:
@@ -183,6 +180,7 @@ def format_cards(counts: dict[Transport, int]) -> str:
     return text or "-"
 
 
+# -- connections and counters -------------------------------------------------------------------------------------
 def parse_connection(text: str, board: Board | None = None, *, where: str = "", water: bool = False) -> Connection:
     """The connection named ``lap-riv``, ``Lapphalya-Rivinia``, ``LAP-RIV:f`` or ``VIR-JXA:r``.
 
@@ -196,16 +194,16 @@ def parse_connection(text: str, board: Board | None = None, *, where: str = "", 
     body, _, letter = text.strip().partition(":")
     ends = [part for part in re.split(r"\s*[-/]\s*|\s+", body.strip()) if part]
     if len(ends) != 2:
-        raise NotationError(f"connection {text!r}{where_part} must name two towns, like 'lap-riv' or 'LAP-RIV:f'")
+        raise NotationError(f"connection {text!r}{where_part} must name two towns, like 'lap-riv' or 'LAP-RIV:f'",
+                            kind="bad-road", value=text)
     a, b = (parse_town(end, where=where) for end in ends)
     links = board.between(a, b)
     if letter:
         try:
             terrain = Terrain(letter.strip().lower())
         except ValueError:
-            raise NotationError(
-                f"bad terrain letter {letter!r} in connection {text!r}{where_part}; use p f d m r l"
-            ) from None
+            raise NotationError(f"bad terrain letter {letter!r} in connection {text!r}{where_part}; use p f d m r l",
+                                kind="bad-road", value=text) from None
         links = tuple(c for c in links if c.terrain is terrain)
     elif not water:
         links = tuple(c for c in links if c.is_road) or links
@@ -215,9 +213,11 @@ def parse_connection(text: str, board: Board | None = None, *, where: str = "", 
     if not links:
         existing = ", ".join(c.id for c in board.between(a, b))
         hint = f"; they are joined by {existing}" if existing else "; they are not neighbours"
-        raise NotationError(f"no such connection {text!r}{where_part} between {names}{hint}")
+        raise NotationError(f"no such connection {text!r}{where_part} between {names}{hint}", kind="no-such-road",
+                            value=text)
     options = ", ".join(c.id for c in links)
-    raise AmbiguousNameError(f"connection {text!r}{where_part} is ambiguous: {options}; add ':r' or ':l'")
+    raise AmbiguousNameError(f"connection {text!r}{where_part} is ambiguous: {options}; add ':r' or ':l'",
+                             kind="ambiguous-road", value=text)
 
 
 def parse_counter(text: str, *, where: str = "") -> tuple[Transport | None, bool]:
@@ -228,6 +228,7 @@ def parse_counter(text: str, *, where: str = "") -> tuple[Transport | None, bool
     Raises:
         NotationError: an unknown transport or an unknown part after ``+``.
     """
+    where_part = f" in {where}" if where else ""
     parts = [p.strip() for p in text.split("+")]
     transport: Transport | None = None
     obstacle = False
@@ -237,10 +238,11 @@ def parse_counter(text: str, *, where: str = "") -> tuple[Transport | None, bool
         elif transport is None:
             found = parse_transport(part, where=where)
             if found is Transport.RAFT:
-                raise NotationError(f"there are no raft counters ({text!r}{' in ' + where if where else ''})")
+                raise NotationError(f"there are no raft counters ({text!r}{where_part})", kind="raft-counter",
+                                    value=text)
             transport = found
         else:
-            raise NotationError(f"one road holds one counter: {text!r}{' in ' + where if where else ''}")
+            raise NotationError(f"one road holds one counter: {text!r}{where_part}", kind="two-counters", value=text)
     return transport, obstacle
 
 
@@ -249,3 +251,51 @@ def format_counter(transport: Transport | None, obstacle: bool) -> str:
     if transport is None:
         return "X" if obstacle else ""
     return transport.letter + ("+X" if obstacle else "")
+
+
+# -- route steps ---------------------------------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class StepToken:
+    """One step of route text as typed: where to, perhaps which kind of link, and the cards paid."""
+
+    number: int
+    """1-based position in the route."""
+    text: str
+    to: str
+    """Town code."""
+    terrain: Terrain | None
+    """The link's terrain letter when given (``jxa:r/R``), to pick the river beside a road."""
+    cards: dict[Transport, int]
+
+
+_STEP = re.compile(r"^(?P<to>[^/:]+?)(?::(?P<terrain>[a-zA-Z]))?\s*/\s*(?P<cards>.+)$")
+
+
+def parse_route_tokens(text: str) -> list[StepToken]:
+    """The steps of route text: ``THR/E JAC/D``, ``thr/e, jac/d``, ``Jxara:r/R → mah/CC`` (``-`` is no step).
+
+    Raises:
+        NotationError: a malformed step, an unknown town or unknown cards, naming the step.
+    """
+    text = re.sub(r"\s*(?:→|->|>|,|;)\s*", " ", text.strip())
+    text = re.sub(r"\s*/\s*", "/", text)
+    tokens = text.split()
+    if tokens in ([], ["-"]):
+        return []
+    found = []
+    for number, token in enumerate(tokens, 1):
+        match = _STEP.match(token)
+        if not match:
+            raise NotationError(f"route step {number} {token!r} must look like 'TOWN/CARDS', e.g. 'thr/E' or "
+                                "'jxa:r/R'", kind="bad-step", value=token)
+        where = f"route step {number}"
+        terrain = None
+        if match["terrain"]:
+            try:
+                terrain = Terrain(match["terrain"].lower())
+            except ValueError:
+                raise NotationError(f"bad terrain letter {match['terrain']!r} in {where} {token!r}; use p f d m r l",
+                                    kind="bad-step", value=token) from None
+        found.append(StepToken(number, token, parse_town(match["to"], where=where), terrain,
+                               parse_cards(match["cards"], where=where)))
+    return found

@@ -9,23 +9,13 @@ river where a road and a river join the same towns); the cards are always explic
 from __future__ import annotations
 
 import enum
-import functools
-import re
 from dataclasses import dataclass
 
-from planner.elfenland.board import Connection, Terrain, load_board
-from planner.elfenland.notation import parse_cards, parse_town
+from planner.elfenland.board import load_board
+from planner.elfenland.keep import keep_cards
+from planner.elfenland.notation import parse_route_tokens
 from planner.elfenland.position import Hand, Position
-from planner.elfenland.rules import (
-    COSTS,
-    KEEP_LIMIT,
-    RAFT_DOWNSTREAM,
-    RAFT_LAKE,
-    RAFT_UPSTREAM,
-    TRANSPORTS,
-    Transport,
-    counter_cost,
-)
+from planner.elfenland.rules import RAFT_UPSTREAM, Transport, counter_cost, raft_cost
 from planner.errors import IllegalStepError, NotationError
 
 
@@ -77,13 +67,6 @@ class Outcome:
         return len(self.new_towns) - self.home_penalty
 
 
-def raft_cost(connection: Connection, frm: str) -> int:
-    """Raft cards to cross water from ``frm``: downstream 1, upstream 2, lake 2."""
-    if connection.terrain is Terrain.LAKE:
-        return RAFT_LAKE
-    return RAFT_DOWNSTREAM if connection.downstream_to != frm else RAFT_UPSTREAM
-
-
 def verify(position: Position, steps: tuple[Step, ...] | list[Step]) -> Outcome:
     """Replay ``steps`` on ``position`` and return what they achieve.
 
@@ -125,7 +108,7 @@ def verify(position: Position, steps: tuple[Step, ...] | list[Step]) -> Outcome:
             elif step.pay is Pay.CARAVAN:
                 if len(cards) != price:
                     raise fail(price_text)
-                if rules.caravan_when == "strict" and hand[tile.transport] >= cost:
+                if rules.strict and hand[tile.transport] >= cost:
                     raise fail(
                         f"strict caravan rule: the hand can pay the {tile.transport.title} counter on "
                         f"{connection.id} ({cost} card{'s' if cost > 1 else ''}), so no caravan"
@@ -138,8 +121,7 @@ def verify(position: Position, steps: tuple[Step, ...] | list[Step]) -> Outcome:
             price = raft_cost(connection, here)
             wanted = Hand.from_counts({Transport.RAFT: price})
             if cards != wanted:
-                way = "lake crossing" if connection.terrain is Terrain.LAKE else (
-                    "downstream" if price == RAFT_DOWNSTREAM else "upstream")
+                way = "lake crossing" if connection.way(here) == "lake" else connection.way(here)
                 raise fail(f"{way} on {connection.id} costs {wanted}, not {cards}")
         if not hand.contains(cards):
             raise fail(f"not enough cards: it pays {cards} but the hand holds {hand}")
@@ -158,45 +140,6 @@ def score(position: Position, steps: tuple[Step, ...] | list[Step]) -> int:
         IllegalStepError: the route is not legal.
     """
     return verify(position, steps).score
-
-
-# -- which cards to keep ---------------------------------------------------------------------------------------
-@functools.cache
-def card_values() -> dict[Transport, float]:
-    """How much of the board one card pays for: the sum over every connection of 1 / its cost with that card.
-
-    dragon 29, elfcycle 24, unicorn 23.5, troll wagon 21.5, giant pig 20, magic cloud 18, raft 8.25. This is
-    the keep rule: discard down to 4 keeping the highest-valued cards, and pay caravans with the lowest.
-    """
-    board = load_board()
-    values = dict.fromkeys(TRANSPORTS, 0.0)
-    for c in board.connections.values():
-        if c.is_road:
-            for transport, costs in COSTS.items():
-                if c.terrain in costs:
-                    values[transport] += 1 / costs[c.terrain]
-        else:
-            both_ways = (raft_cost(c, c.a), raft_cost(c, c.b))
-            values[Transport.RAFT] += sum(1 / n for n in both_ways) / 2
-    return values
-
-
-def cards_by_value(hand: Hand) -> list[Transport]:
-    """The hand's cards, most valuable first (ties in chart order)."""
-    values = card_values()
-    return sorted(hand.cards(), key=lambda t: (-values[t], TRANSPORTS.index(t)))
-
-
-def keep_cards(hand: Hand, limit: int = KEEP_LIMIT) -> Hand:
-    """The ``limit`` cards to keep when discarding at the end of the move (the most valuable ones)."""
-    return Hand.of(cards_by_value(hand)[:limit])
-
-
-def cheapest_cards(hand: Hand, count: int) -> Hand:
-    """The ``count`` least valuable cards of ``hand`` (how solvers pay a caravan)."""
-    if count > len(hand):
-        raise ValueError(f"hand {hand} holds fewer than {count} cards")
-    return Hand.of(cards_by_value(hand)[len(hand) - count:]) if count else Hand()
 
 
 @dataclass(frozen=True, slots=True)
@@ -243,7 +186,7 @@ class Plan:
 
     @property
     def keep(self) -> Hand:
-        """The at most 4 cards to keep after the move (see :func:`card_values`)."""
+        """The at most 4 cards to keep after the move (see :mod:`planner.elfenland.keep`)."""
         return keep_cards(self.outcome.cards_left)
 
     @property
@@ -256,11 +199,9 @@ class Plan:
 
 
 # -- route text ------------------------------------------------------------------------------------------------
-_STEP = re.compile(r"^(?P<to>[^/:]+)(?::(?P<terrain>[a-zA-Z]))?/(?P<cards>.+)$")
-
-
 def parse_route(position: Position, text: str) -> tuple[Step, ...]:
-    """Steps from route text like ``THR/E JAC/D`` or ``Jxara:r/R mah/CC``; how each is paid follows from its cards.
+    """Steps from route text like ``THR/E JAC/D`` or ``Jxara:r/R mah/CC`` (grammar: :func:`parse_route_tokens`);
+    which connection each step takes and how it is paid follow from its cards.
 
     Raises:
         NotationError: a malformed step, an unknown town, or towns that are not neighbours.
@@ -269,21 +210,16 @@ def parse_route(position: Position, text: str) -> tuple[Step, ...]:
     tiles = position.tile_map()
     steps = []
     here = position.at
-    tokens = text.split()
-    if tokens == ["-"]:
-        return ()
-    for number, token in enumerate(tokens, 1):
-        match = _STEP.match(token)
-        if not match:
-            raise NotationError(f"route step {number} {token!r} must look like 'TOWN/CARDS', e.g. 'thr/E' or 'jxa:r/R'")
-        to = parse_town(match["to"], where=f"route step {number}")
-        cards = Hand.from_counts(parse_cards(match["cards"], where=f"route step {number}"))
+    for token in parse_route_tokens(text):
+        to = token.to
+        cards = Hand.from_counts(token.cards)
         links = board.between(here, to)
-        if match["terrain"]:
-            links = tuple(c for c in links if c.terrain.letter == match["terrain"].lower())
+        if token.terrain is not None:
+            links = tuple(c for c in links if c.terrain is token.terrain)
         if not links:
-            raise NotationError(f"route step {number} {token!r}: {board.towns[here].name} and "
-                                f"{board.towns[to].name} are not joined{' that way' if match['terrain'] else ''}")
+            raise NotationError(f"route step {token.number} {token.text!r}: {board.towns[here].name} and "
+                                f"{board.towns[to].name} are not joined{' that way' if token.terrain else ''}",
+                                kind="not-neighbours", value=token.text)
         only_rafts = len(cards) == cards[Transport.RAFT] and len(cards) <= RAFT_UPSTREAM
         connection = next((c for c in links if c.is_road != only_rafts), links[0])
         if connection.is_road:

@@ -1,40 +1,30 @@
-"""Positions: the hand, the counters on the roads, the collected towns; TOML position files; validation.
+"""Positions: the hand, the counters on the roads, the collected towns, the round and the rules; validation and
+the compact notation.
 
-A position file is TOML with exactly these keys (an unknown key is an error, so typos are caught)::
+The compact notation is one line a player can copy, paste and edit (``route`` prints it)::
 
-    title = "Round 4: home or one more town?"   # optional, and so is `notes`
-    round = 4                       # 1..rounds (default 1); the last round applies the home-town penalty
-    at = "Elvenhold"                # where the boot stands
-    hand = ["dragon", "dragon", "cloud", "raft", "raft"]   # or a compact string: "DDCRR", "D x2 C R R"
-    visited = ["Rivinia", "Tichih"] # markers already collected (the current town counts as visited)
-    home = "Virst"                  # optional home-town card
-    [tiles]                         # one entry per road holding a counter; key = the road's two towns
-    "Lapphalya-Rivinia" = "dragon"
-    "Elvenhold-Erg'Eren" = "unicorn+obstacle"
-    [rules]                         # optional rule options, see Rules
-    caravan = "flat"
-    [expect]                        # optional golden answer checked by the tests
-    score = 3
-    cards_spent = 4
+    <placements> <town> <hand> <visited> <round> [<home>] [<rules>]
+    E@RIV-THR:f,D+X@JAC-THR:m RIV EDR TIC,JAC 4 VIR caravan=scaled
 
-Parsing reports every problem of a file at once (:class:`IllegalPositionError`); files are never written to.
+``-`` is an empty field; placements are ``COUNTER@ROAD`` (``X`` alone or ``+X`` for an obstacle); the rule field
+lists the options that differ from the 1998 rules (``caravan=scaled,rounds=3``), so a printed position re-solves
+to the same problem. Position files are read and written by :mod:`planner.elfenland.position_file`.
+
+Validation reports every problem at once as structured :class:`~planner.common.problems.Problem` objects.
 """
 
 from __future__ import annotations
 
-import json
-import tomllib
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field, fields, replace
-from pathlib import Path
+from dataclasses import dataclass, field, replace
 from typing import Any
 
-from planner.elfenland.board import CAPITAL, Board, load_board
+from planner.common.problems import Problem, Problems
+from planner.elfenland.board import Board, load_board
 from planner.elfenland.notation import (
     format_cards,
     format_counter,
     parse_cards,
-    parse_cards_partial,
     parse_connection,
     parse_counter,
     parse_town,
@@ -46,11 +36,14 @@ from planner.elfenland.rules import (
     HAND_SIZE,
     OBSTACLES,
     TRANSPORTS,
+    HomeDistance,
     Rules,
     Transport,
     can_carry,
 )
-from planner.errors import IllegalPositionError, NotationError, PlannerError
+from planner.errors import IllegalPositionError, NotationError
+
+__all__ = ["Expect", "Hand", "Position", "Tile"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -149,9 +142,6 @@ class Expect:
     cards_spent: int | None = None
 
 
-POSITION_KEYS = ("title", "notes", "round", "at", "hand", "visited", "home", "tiles", "rules", "expect")
-
-
 @dataclass(frozen=True, slots=True)
 class Position:
     """A player's mid-game position before it moves."""
@@ -199,65 +189,75 @@ class Position:
         """Points lost for ending in ``end`` (0 unless the home-town variant applies this round)."""
         if not self.scores_home or self.home is None:
             return 0
-        return self.board.distance(end, self.home, roads_only=self.rules.home_distance == "roads")
+        return self.board.distance(end, self.home, roads_only=self.rules.home_distance is HomeDistance.ROADS)
 
     def collectable(self) -> frozenset[str]:
         """Towns whose marker is still to be collected."""
         return frozenset(t.code for t in self.board.towns.values() if t.has_marker) - self.visited
 
     # -- validation --------------------------------------------------------------------------------------------
-    def problems(self) -> list[str]:
+    def problems(self) -> list[Problem]:
         """Every rule violation of the position, each naming the bad input (empty when legal)."""
         board = self.board
-        found = list(self.rules.problems())
-        if not 1 <= self.round <= self.rules.rounds:
-            found.append(f"round {self.round} is not between 1 and {self.rules.rounds}")
-        for town in (self.at, self.home, *self.visited):
-            if town is not None and town not in board.towns:
-                found.append(f"unknown town code {town!r}")
-        if self.home is not None and self.home in board.towns and not board.towns[self.home].home_card:
-            cards = ", ".join(t.name for t in board.towns.values() if t.home_card)
-            found.append(f"home {board.towns[self.home].name!r} has no home-town card; the cards are {cards}")
+        found = Problems()
+        round_problem = self.rules.round_problem(self.round)
+        if round_problem is not None:
+            found.extend([round_problem])
+        for name, towns in (("at", [self.at]), ("home", [self.home]), ("visited", sorted(self.visited))):
+            for town in towns:
+                if town is not None and town not in board.towns:
+                    found.add("unknown-town", name, town, f"unknown town code {town!r}")
         for card, count in self.hand.as_dict().items():
             if count > DECK[card]:
-                found.append(f"hand holds {count} {card.title} cards but the game has only {DECK[card]}")
+                found.add("too-many-cards", "hand", card.letter,
+                          f"hand holds {count} {card.title} cards but the game has only {DECK[card]}")
         seen: set[str] = set()
         for tile in self.tiles:
             found.extend(self._tile_problems(tile, seen))
         for transport in COUNTER_TRANSPORTS:
             used = sum(t.transport is transport for t in self.tiles)
             if used > COUNTERS[transport]:
-                found.append(f"{used} {transport.title} counters on the board "
-                             f"but the game has only {COUNTERS[transport]}")
+                found.add("too-many-counters", "tiles", transport.letter, f"{used} {transport.title} counters on the "
+                          f"board but the game has only {COUNTERS[transport]}")
         obstacles = sum(t.obstacle for t in self.tiles)
         if obstacles > OBSTACLES:
-            found.append(f"{obstacles} obstacles on the board but the game has only {OBSTACLES}")
-        return found
+            found.add("too-many-obstacles", "tiles", "X",
+                      f"{obstacles} obstacles on the board but the game has only {OBSTACLES}")
+        return found.found
 
-    def _tile_problems(self, tile: Tile, seen: set[str]) -> list[str]:
+    def _tile_problems(self, tile: Tile, seen: set[str]) -> list[Problem]:
         connection = self.board.connections.get(tile.road)
+        found = Problems()
         if connection is None:
-            return [f"unknown road {tile.road!r}"]
-        found = []
+            found.add("no-such-road", "tiles", tile.road, f"unknown road {tile.road!r}")
+            return found.found
         if tile.road in seen:
-            found.append(f"two counters on road {tile.road}; a road holds one counter (and perhaps an obstacle)")
+            found.add("two-counters", "tiles", tile.road,
+                      f"two counters on road {tile.road}; a road holds one counter (and perhaps an obstacle)")
         seen.add(tile.road)
         if not connection.is_road:
-            found.append(f"counter on {tile.road}, a {connection.kind}: water never carries counters or obstacles")
+            found.add("water", "tiles", tile.road,
+                      f"counter on {tile.road}, a {connection.kind}: water never carries counters or obstacles")
         elif tile.transport is None:
-            found.append(f"obstacle on {tile.road} without a counter: an obstacle goes only on a road holding one")
+            found.add("obstacle-alone", "tiles", tile.road,
+                      f"obstacle on {tile.road} without a counter: an obstacle goes only on a road holding one")
         elif not can_carry(tile.transport, connection.terrain):
-            found.append(
-                f"{tile.transport.title} counter on {tile.road}, a {connection.terrain} road it cannot travel"
-            )
-        return found
+            found.add("terrain", "tiles", tile.road,
+                      f"{tile.transport.title} counter on {tile.road}, a {connection.terrain} road it cannot travel")
+        return found.found
 
-    def warnings(self) -> list[str]:
-        """Things a real game cannot produce but a puzzle may (a hand over 8 cards)."""
+    def warnings(self) -> list[Problem]:
+        """Things a real game cannot produce but a puzzle may: a hand over 8 cards, a home town without a card."""
+        found = Problems()
         if len(self.hand) > HAND_SIZE:
-            return [f"hand holds {len(self.hand)} cards; "
-                    f"a real game never has more than {HAND_SIZE} (fine for a puzzle)"]
-        return []
+            found.add("big-hand", "hand", str(self.hand), f"hand holds {len(self.hand)} cards; a real game never "
+                      f"has more than {HAND_SIZE} (fine for a puzzle)")
+        board = self.board
+        if self.home is not None and self.home in board.towns and not board.towns[self.home].home_card:
+            cards = ", ".join(t.name for t in board.towns.values() if t.home_card)
+            found.add("home-without-card", "home", self.home, f"home {board.towns[self.home].name!r} has no "
+                      f"home-town card in the game (the cards are {cards}); fine for a puzzle")
+        return found.found
 
     def check(self) -> Position:
         """This position, if it is legal.
@@ -274,259 +274,73 @@ class Position:
         """A copy with some fields changed."""
         return replace(self, **changes)
 
-    # -- text forms ----------------------------------------------------------------------------------------------
+    # -- the compact notation ------------------------------------------------------------------------------------
     def __str__(self) -> str:
-        """Compact notation: ``<placements> <town> <hand> <visited> <round> [<home>]``."""
+        """Compact notation: ``<placements> <town> <hand> <visited> <round> [<home>] [<rules>]``."""
         placements = ",".join(str(t) for t in self.tiles) or "-"
         visited = ",".join(sorted(self.visited - {self.at})) or "-"
-        text = f"{placements} {self.at} {self.hand} {visited} {self.round}"
-        return f"{text} {self.home}" if self.home else text
-
-    def to_toml(self) -> str:
-        """The position as a position file (round-trips through :func:`position_from_toml`)."""
-        board = self.board
-        lines = []
-        if self.title is not None:
-            lines.append(f"title = {_toml_str(self.title)}")
-        if self.notes is not None:
-            lines.append(f"notes = {_toml_str(self.notes)}")
-        lines.append(f"round = {self.round}")
-        lines.append(f"at = {_toml_str(board.towns[self.at].name)}")
-        lines.append(f"hand = {_toml_list(self.hand.names())}")
-        visited = sorted(board.towns[c].name for c in self.visited - {self.at} if c in board.towns)
-        lines.append(f"visited = {_toml_list(visited)}")
-        if self.home is not None:
-            lines.append(f"home = {_toml_str(board.towns[self.home].name)}")
-        lines.append("")
-        lines.append("[tiles]")
-        for tile in self.tiles:
-            value = (tile.transport.title if tile.transport else "") + ("+obstacle" if tile.obstacle else "")
-            lines.append(f"{_toml_str(tile.road)} = {_toml_str(value)}")
-        options = self.rules.to_mapping()
-        if options:
-            lines += ["", "[rules]"] + [f"{k} = {_toml_value(v)}" for k, v in options.items()]
-        if self.expect is not None:
-            lines += ["", "[expect]"]
-            lines += [f"{f.name} = {getattr(self.expect, f.name)}" for f in fields(Expect)
-                      if getattr(self.expect, f.name) is not None]
-        return "\n".join(lines) + "\n"
+        fields = [placements, self.at, str(self.hand), visited, str(self.round)]
+        if self.home:
+            fields.append(self.home)
+        rules = str(self.rules)
+        if rules:
+            fields.append(rules)
+        return " ".join(fields)
 
     @classmethod
     def from_str(cls, text: str) -> Position:
-        """Parse the compact notation of :meth:`__str__` (names and abbreviations accepted).
+        """Parse the compact notation of :meth:`__str__` (names, abbreviations and lower case accepted).
 
         Raises:
             NotationError: a malformed field.
         """
         parts = text.split()
+        rules = Rules()
+        if parts and "=" in parts[-1]:
+            rules = Rules.from_str(parts.pop())
         if not 4 <= len(parts) <= 6:
             raise NotationError(
-                f"position {text!r} needs 4 to 6 fields: <placements> <town> <hand> <visited> [<round> [<home>]]"
-            )
-        tiles = []
-        if parts[0] != "-":
-            for item in parts[0].split(","):
-                counter, at_sign, road = item.partition("@")
-                if not at_sign:
-                    raise NotationError(f"placement {item!r} must look like 'D@LAP-RIV:f'")
-                transport, obstacle = parse_counter(counter, where="placements")
-                tiles.append((parse_connection(road, where="placements").id, transport, obstacle))
-        merged: list[Tile] = []
-        for road, transport, obstacle in tiles:
-            # "U@r,X@r" is one tile; any other second counter on a road stays, for validation to report.
-            same = next((i for i, t in enumerate(merged)
-                         if t.road == road and (transport is None or t.transport is None)), None)
-            if same is None:
-                merged.append(Tile(road, transport, obstacle))
-            else:
-                old = merged[same]
-                merged[same] = Tile(road, old.transport or transport, old.obstacle or obstacle)
-        visited: frozenset[str] = frozenset()
-        if parts[3] != "-":
-            visited = frozenset(parse_town(v, where="visited") for v in parts[3].split(","))
+                f"position {_cut(text)!r} needs 4 to 6 fields and perhaps rule options: "
+                "<placements> <town> <hand> <visited> [<round> [<home>]] [<rules>]", kind="bad-position",
+                value=text)
         return cls(
             at=parse_town(parts[1], where="position"),
             hand=Hand.from_str(parts[2]),
-            tiles=tuple(merged),
-            visited=visited,
-            round=_int(parts[4], "round") if len(parts) > 4 else 1,
-            home=parse_town(parts[5], where="home") if len(parts) > 5 else None,
+            tiles=_parse_placements(parts[0]),
+            visited=frozenset() if parts[3] == "-" else frozenset(
+                parse_town(v, where="visited") for v in parts[3].split(",") if v),
+            round=_round(parts[4]) if len(parts) > 4 else 1,
+            home=None if len(parts) <= 5 or parts[5] == "-" else parse_town(parts[5], where="home"),
+            rules=rules,
         )
 
 
-def _int(text: str, name: str) -> int:
-    try:
-        return int(text)
-    except ValueError:
-        raise NotationError(f"{name} {text!r} is not a whole number") from None
+def _cut(text: str, limit: int = 80) -> str:
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
-def _toml_str(text: str) -> str:
-    # A JSON string is a TOML basic string, except that TOML also forbids a raw DEL character.
-    return json.dumps(text, ensure_ascii=False).replace("\x7f", "\\u007f")
+def _round(text: str) -> int:
+    if not text.isascii() or not text.isdigit() or len(text) > 2:
+        raise NotationError(f"round {_cut(text)!r} is not a round number like 1 or 4", kind="bad-round", value=text)
+    return int(text)
 
 
-def _toml_list(items: list[str]) -> str:
-    return "[" + ", ".join(_toml_str(i) for i in items) + "]"
-
-
-def _toml_value(value: Any) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int):
-        return str(value)
-    return _toml_str(str(value))
-
-
-class Problems:
-    """Collects the problems of one input, so that all of them are reported at once."""
-
-    def __init__(self) -> None:
-        self.found: list[str] = []
-
-    def attempt(self, parse: Any, *args: Any, **kwargs: Any) -> Any:
-        """``parse(*args, **kwargs)``, or None after noting the :class:`PlannerError` it raised."""
-        try:
-            return parse(*args, **kwargs)
-        except PlannerError as exc:
-            self.found.append(str(exc))
-            return None
-
-
-def position_from_mapping(data: Mapping[str, Any], *, source: str = "position") -> Position:
-    """Build and validate a position from a parsed position file, reporting every problem at once.
-
-    Raises:
-        IllegalPositionError: every syntax and rule problem found, each naming its key and value.
-    """
-    collector = Problems()
-    problems, attempt = collector.found, collector.attempt
-
-    for key in data:
-        if key not in POSITION_KEYS:
-            near = [k for k in POSITION_KEYS if k.startswith(key[:2])]
-            hint = f"; did you mean {near[0]!r}?" if near else f"; keys are {', '.join(POSITION_KEYS)}"
-            problems.append(f"unknown key {key!r}{hint}")
-
-    def text(key: str, required: bool = False) -> str | None:
-        value = data.get(key)
-        if value is None:
-            if required:
-                problems.append(f"missing key {key!r} (where the boot stands, e.g. at = \"Elvenhold\")")
-            return None
-        if not isinstance(value, str):
-            problems.append(f"{key} must be a string, got {value!r}")
-            return None
-        return value
-
-    def names(key: str) -> list[str]:
-        value = data.get(key, [])
-        if isinstance(value, str):
-            value = [v for v in value.replace(",", " ").split() if v]
-        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-            problems.append(f"{key} must be a list of names, got {value!r}")
-            return []
-        return value
-
-    at_text = text("at", required=True)
-    at = attempt(parse_town, at_text, where="at") if at_text is not None else None
-    home_text = text("home")
-    home = attempt(parse_town, home_text, where="home") if home_text else None
-    visited = {v for v in (attempt(parse_town, name, where="visited") for name in names("visited")) if v}
-
-    raw_hand = data.get("hand", [])
-    hand = Hand()
-    if isinstance(raw_hand, str) or (isinstance(raw_hand, list) and all(isinstance(c, str) for c in raw_hand)):
-        # Every bad card is named, and the good ones still count for the deck-size check.
-        items = [raw_hand] if isinstance(raw_hand, str) else raw_hand
-        for item in items:
-            counts, bad = parse_cards_partial(item)
-            hand = hand + Hand.from_counts(counts)
-            problems.extend(bad)
-    else:
-        problems.append(f"hand must be a list of card names or a string like 'DDCRR', got {raw_hand!r}")
-
-    round_ = data.get("round", 1)
-    if not isinstance(round_, int) or isinstance(round_, bool):
-        problems.append(f"round must be a whole number 1..4, got {round_!r}")
-        round_ = 1
-
-    rules = Rules()
-    raw_rules = data.get("rules", {})
-    if isinstance(raw_rules, Mapping):
-        try:
-            rules = Rules.from_mapping(dict(raw_rules))
-        except (NotationError, TypeError) as exc:
-            problems.append(str(exc))
-    else:
-        problems.append(f"[rules] must be a table, got {raw_rules!r}")
-
-    tiles = []
-    raw_tiles = data.get("tiles", {})
-    if not isinstance(raw_tiles, Mapping):
-        problems.append(f"[tiles] must be a table of road = counter, got {raw_tiles!r}")
-        raw_tiles = {}
-    for road_text, value in raw_tiles.items():
-        where = f"[tiles] key {road_text!r}"
-        connection = attempt(parse_connection, road_text, where="[tiles]")
-        if not isinstance(value, str):
-            problems.append(f"{where}: counter must be a string like 'dragon' or 'unicorn+obstacle', got {value!r}")
-            continue
-        counter = attempt(parse_counter, value, where=where)
-        if connection is not None and counter is not None:
-            tiles.append(Tile(connection.id, *counter))
-
-    expect = None
-    raw_expect = data.get("expect")
-    if raw_expect is not None:
-        expect = attempt(_expect, raw_expect)
-
-    title, notes = text("title"), text("notes")
-    # The rule checks run on whatever parsed, so one pass reports syntax and rule problems together.
-    position = Position(at=at or CAPITAL, hand=hand, tiles=tuple(tiles), visited=frozenset(visited), home=home,
-                        round=round_, rules=rules, title=title, notes=notes, expect=expect)
-    problems += position.problems()
-    if problems:
-        raise IllegalPositionError(problems)
-    return position
-
-
-def _expect(raw: Any) -> Expect:
-    if not isinstance(raw, Mapping):
-        raise NotationError(f"[expect] must be a table with score and cards_spent, got {raw!r}")
-    known = {f.name for f in fields(Expect)}
-    unknown = [k for k in raw if k not in known]
-    if unknown or not all(isinstance(v, int) for v in raw.values()):
-        raise NotationError(f"[expect] takes whole numbers for {', '.join(sorted(known))}; got {dict(raw)!r}")
-    return Expect(**raw)
-
-
-def position_from_toml(text: str, *, source: str = "position") -> Position:
-    """Parse a position file's text.
-
-    Raises:
-        IllegalPositionError: TOML syntax errors, or every problem of the position at once.
-    """
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise IllegalPositionError([f"{source} is not valid TOML: {exc}"]) from None
-    try:
-        return position_from_mapping(data, source=source)
-    except IllegalPositionError as exc:
-        raise IllegalPositionError([f"{source}: {p}" for p in exc.problems]) from None
-
-
-def load_position(path: str | Path) -> Position:
-    """Read a position file (never written to).
-
-    Raises:
-        IllegalPositionError: the file cannot be read, is not TOML, or the position has problems.
-    """
-    path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        reason = exc.strerror if isinstance(exc, OSError) else exc
-        raise IllegalPositionError([f"cannot read position file {str(path)!r}: {reason}"]) from None
-    return position_from_toml(text, source=path.name)
+def _parse_placements(text: str) -> tuple[Tile, ...]:
+    """``E@RIV-THR:f,D+X@JAC-THR:m``; ``U@r,X@r`` is one tile, any other second counter stays for validation."""
+    if text == "-":
+        return ()
+    merged: list[Tile] = []
+    for item in (part for part in text.split(",") if part):
+        counter, at_sign, road = item.partition("@")
+        if not at_sign:
+            raise NotationError(f"placement {item!r} must look like 'D@LAP-RIV:f'", kind="bad-placement", value=item)
+        transport, obstacle = parse_counter(counter, where="placements")
+        road_id = parse_connection(road, where="placements").id
+        same = next((i for i, t in enumerate(merged)
+                     if t.road == road_id and (transport is None or t.transport is None)), None)
+        if same is None:
+            merged.append(Tile(road_id, transport, obstacle))
+        else:
+            old = merged[same]
+            merged[same] = Tile(road_id, old.transport or transport, old.obstacle or obstacle)
+    return tuple(merged)

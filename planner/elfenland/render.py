@@ -7,11 +7,13 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from planner.common.limits import Status
+from planner.common.problems import Problem
 from planner.elfenland.board import Board
 from planner.elfenland.explain import step_records, verdict
-from planner.elfenland.plan import Plan, raft_cost
+from planner.elfenland.plan import Plan
 from planner.elfenland.position import Position
-from planner.elfenland.rules import COUNTER_TRANSPORTS, Rules, Transport, counter_cost
+from planner.elfenland.rules import COUNTER_TRANSPORTS, Caravan, Rules, Transport, counter_cost, raft_cost
 from planner.elfenland.solvers.common import Solution
 
 PAY_STYLE = {"counter": "green", "caravan": "magenta", "raft": "blue"}
@@ -51,10 +53,28 @@ def route_table(plan: Plan, *, title: str | None = None) -> Table:
     return table
 
 
+def route_line(plan: Plan) -> Text:
+    """A route on one line with town names and the cards of each step: ``Rivinia → Throtmanni (E) → ...``."""
+    records = step_records(plan)
+    if not records:
+        return Text("stay", style="italic")
+    text = Text(records[0].frm)
+    for r in records:
+        text.append(f" → {r.to}")
+        text.append(f" ({r.letters}{', caravan' if r.pay == 'caravan' else ''})", style=PAY_STYLE[r.pay])
+    return text
+
+
+STATUS_TEXT = {Status.OPTIMAL: "optimal", Status.FEASIBLE: "NOT proven optimal: the limit ran out",
+               Status.STOPPED: "stopped: best so far, NOT proven optimal"}
+
+
 def verdict_line(solution: Solution) -> Text:
-    """The one-line answer, with proof status."""
+    """The one-line answer, with proof status (and, when unproven, the best score still possible)."""
     text = Text(verdict(solution.plan), style="bold")
-    status = "optimal" if solution.proven else "NOT proven optimal"
+    status = STATUS_TEXT[solution.status]
+    if not solution.proven and solution.bound > solution.plan.score:
+        status += f"; no route scores over {solution.bound}"
     text.append(f"  [{status}, {solution.solver}, {solution.elapsed * 1000:.0f} ms]",
                 style="dim" if solution.proven else "yellow")
     return text
@@ -66,8 +86,7 @@ def solution_view(position: Position, solution: Solution, *, source: str | None 
     if source:
         parts.append(Text(source, style="dim"))
     parts.append(position_summary(position))
-    for warning in position.warnings():
-        parts.append(Text(f"note: {warning}", style="yellow"))
+    parts.append(Text(f"position: {position}", style="dim"))
     best = solution.plan
     if best.steps:
         parts.append(route_table(best))
@@ -76,13 +95,19 @@ def solution_view(position: Position, solution: Solution, *, source: str | None 
     parts.append(verdict_line(solution))
     for rank, plan in enumerate(solution.plans[1:], 2):
         parts.append(Text(f"\nalternative {rank}: {verdict(plan)}", style="cyan"))
-        parts.append(Text(f"  {plan}", style="dim"))
+        parts.append(Text.assemble("  ", route_line(plan)))
     return Group(*parts)
 
 
-def problems_view(problems: list[str], *, title: str = "position problems") -> Panel:
-    """A panel listing every problem found."""
-    return Panel("\n".join(f"• {p}" for p in problems), title=title, border_style="red", expand=False)
+def problems_view(problems: list[Problem], *, title: str = "position problems") -> Panel:
+    """A panel listing every problem found (user text shown as typed: never read as markup)."""
+    body = Text("\n").join(Text(f"• {p}") for p in problems)
+    return Panel(body, title=title, border_style="red", expand=False)
+
+
+def notes_view(warnings: list[Problem]) -> Text:
+    """The position's warnings, one ``note:`` line each."""
+    return Text("\n").join(Text(f"note: {w}", style="yellow") for w in warnings)
 
 
 def towns_table(board: Board) -> Table:
@@ -135,10 +160,10 @@ def town_links_table(board: Board, code: str, rules: Rules) -> Table:
                 cost = counter_cost(transport, c.terrain)
                 cells.append("—" if cost is None else str(cost))
             cheapest = rules.caravan_cost(1, obstacle=False)  # scaled caravans cost more on dearer counters
-            caravan = str(cheapest) if rules.caravan == "flat" else f"{cheapest}+"
+            caravan = str(cheapest) if rules.caravan is Caravan.FLAT else f"{cheapest}+"
             table.add_row(other, f"{c.terrain} road", *cells, caravan, "—")
         else:
-            way = c.lake or ("downstream" if c.downstream_to != code else "upstream")
+            way = c.lake if c.lake else c.way(code)
             table.add_row(other, f"{c.kind} ({way})", *["—"] * len(COUNTER_TRANSPORTS), "—",
                           str(raft_cost(c, code)))
     letters = ", ".join(f"{t.letter} {t.title}" for t in (*COUNTER_TRANSPORTS, Transport.RAFT))

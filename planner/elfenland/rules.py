@@ -1,18 +1,26 @@
-"""Transports, terrains, the cost table and the rule options of RULES.md.
+"""Transports, terrains, the cost table, the components and the rule options of the project's rules (docs/RULES.md).
 
-This is the single source of travel costs: the validator, the verifier and both solvers read them from here.
+This is the single source of travel costs and of each rule option's values: the validator, the verifier, both
+solvers, the notation, the position files and the command-line flags read them from here.
 """
 
 from __future__ import annotations
 
 import enum
+from collections.abc import Mapping
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
-from planner.elfenland.board import Terrain
+from planner.common.names import Names
+from planner.common.problems import Problem, Problems
+from planner.elfenland.board import Connection, Terrain
 from planner.errors import NotationError
 
-__all__ = ["Transport", "Terrain", "Rules", "COSTS", "counter_cost", "can_carry"]
+__all__ = [
+    "COSTS", "COUNTERS", "DECK", "FIRST_ROUND", "GAME_ROUNDS", "LAST_ROUND", "RULE_OPTIONS", "Caravan",
+    "CaravanWhen", "HomeDistance", "RuleOption", "Rules", "Terrain", "Transport", "can_carry", "counter_cost",
+    "raft_cost",
+]
 
 
 class Transport(enum.Enum):
@@ -72,6 +80,7 @@ COSTS: dict[Transport, dict[Terrain, int]] = {
 RAFT_DOWNSTREAM = 1
 RAFT_UPSTREAM = 2
 RAFT_LAKE = 2
+RAFT_COSTS = {"downstream": RAFT_DOWNSTREAM, "upstream": RAFT_UPSTREAM, "lake": RAFT_LAKE}
 OBSTACLE_EXTRA = 1
 CARAVAN_BASE = 3
 
@@ -81,6 +90,12 @@ COUNTERS: dict[Transport, int] = {t: 8 for t in COUNTER_TRANSPORTS}
 OBSTACLES = 6
 HAND_SIZE = 8
 KEEP_LIMIT = 4
+
+#: The rounds a game may have (3 in a later English edition); the first is the default.
+GAME_ROUNDS: tuple[int, ...] = (4, 3)
+FIRST_ROUND = 1
+LAST_ROUND = max(GAME_ROUNDS)
+"""The highest round number of any game: positions say round 1..4 (1..3 in a three-round game)."""
 
 
 def counter_cost(transport: Transport, terrain: Terrain, *, obstacle: bool = False) -> int | None:
@@ -96,84 +111,223 @@ def can_carry(transport: Transport, terrain: Terrain) -> bool:
     return terrain in COSTS.get(transport, {})
 
 
-OPTION_CHOICES: dict[str, tuple[str, ...]] = {
-    "caravan": ("flat", "scaled"),
-    "caravan_when": ("always", "strict"),
-    "home_distance": ("all", "roads"),
+def raft_cost(connection: Connection, frm: str) -> int:
+    """Raft cards to cross water from ``frm``: downstream 1, upstream 2, lake 2.
+
+    Raises:
+        ValueError: ``connection`` is a road.
+    """
+    way = connection.way(frm)
+    if way is None:
+        raise ValueError(f"{connection.id} is a road: rafts cross only water")
+    return RAFT_COSTS[way]
+
+
+# -- rule options -------------------------------------------------------------------------------------------------
+class Caravan(enum.StrEnum):
+    """What a caravan costs."""
+
+    FLAT = "flat"
+    """3 cards, 4 with an obstacle, whatever the terrain (the 1998 rules)."""
+    SCALED = "scaled"
+    """2 + the counter's cost (obstacle included): one seed's reading, no official source."""
+
+
+class CaravanWhen(enum.StrEnum):
+    """When a caravan may be paid."""
+
+    ALWAYS = "always"
+    """Even with the matching cards in hand (the 1998 rules)."""
+    STRICT = "strict"
+    """Only while the hand cannot pay the counter's matching cards (a literal reading of one sentence)."""
+
+
+class HomeDistance(enum.StrEnum):
+    """Which links count towards the home-town penalty."""
+
+    ALL = "all"
+    """Every link, water included (the 1998 rules)."""
+    ROADS = "roads"
+    """Roads only."""
+
+
+@dataclass(frozen=True, slots=True)
+class RuleOption:
+    """One rule option: its name (the ``[rules]`` key), its values (the default first) and a line of help."""
+
+    name: str
+    values: tuple[Any, ...]
+    help: str
+
+    @property
+    def default(self) -> Any:
+        """The 1998 rules' value."""
+        return self.values[0]
+
+    @property
+    def texts(self) -> tuple[str, ...]:
+        """The values as typed on the command line and in the notation: ``flat``, ``3``, ``true``."""
+        return tuple(_text(v) for v in self.values)
+
+    def parse(self, text: str) -> Any:
+        """The value ``text`` names (a unique prefix will do; ``on``/``off``/``yes``/``no`` for switches).
+
+        Raises:
+            NotationError: no such value.
+        """
+        names: dict[Any, tuple[str, ...]] = {v: (_text(v),) for v in self.values}
+        for value, words in ((True, ("on", "yes")), (False, ("off", "no"))):
+            if value in names:
+                names[value] += words
+        lookup = Names(f"value of rule option {self.name}", names, {v: _text(v) for v in self.values},
+                       prefixes=not isinstance(self.default, int))
+        return lookup.find(text)
+
+
+def _text(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+#: Every rule option, in the order of :class:`Rules`' fields (one place for each option's values).
+RULE_OPTIONS: dict[str, RuleOption] = {
+    option.name: option for option in (
+        RuleOption("caravan", tuple(Caravan), "caravan cost: flat 3 (4 with obstacle), or scaled 2 + counter cost"),
+        RuleOption("caravan_when", tuple(CaravanWhen), "caravans always allowed, or strict: only without the "
+                                                       "matching cards"),
+        RuleOption("rounds", GAME_ROUNDS, "rounds in the game; the last applies the home-town penalty"),
+        RuleOption("home_distance", tuple(HomeDistance), "links counted to home: all, or roads only"),
+        RuleOption("home_variant", (True, False), "whether a home-town card costs points in the last round"),
+    )
 }
 
 
 @dataclass(frozen=True, slots=True)
 class Rules:
-    """The rule options of RULES.md; the defaults are the original 1998 rules.
+    """The rule options of the project's rules; the defaults are the original 1998 rules.
+
+    Strings are accepted for the enum options (``Rules(caravan="scaled")``) and stored as the enum members.
 
     Attributes:
-        caravan: ``flat`` costs 3 cards (4 with obstacle); ``scaled`` costs 2 + the counter's cost (+1 obstacle).
-        caravan_when: ``always`` allows a caravan even with matching cards in hand; ``strict`` only when the
-            matching cards cannot be paid at that moment.
+        caravan: :class:`Caravan`: flat 3 cards (4 with obstacle), or scaled 2 + the counter's cost.
+        caravan_when: :class:`CaravanWhen`: always, or strict (only when the matching cards cannot be paid).
         rounds: 4, or 3 (a later English edition); the last round applies the home-town penalty.
-        home_distance: ``all`` counts every link to home, ``roads`` only roads.
+        home_distance: :class:`HomeDistance`: every link to home counts, or roads only.
         home_variant: whether a given home town costs points at the end of the last round.
+
+    Raises:
+        NotationError: a value that is not one of the option's values (every bad option named).
     """
 
-    caravan: str = "flat"
-    caravan_when: str = "always"
+    caravan: Caravan = Caravan.FLAT
+    caravan_when: CaravanWhen = CaravanWhen.ALWAYS
     rounds: int = 4
-    home_distance: str = "all"
+    home_distance: HomeDistance = HomeDistance.ALL
     home_variant: bool = True
 
     def __post_init__(self) -> None:
-        problems = self.problems()
-        if problems:
-            raise NotationError("; ".join(problems))
+        found = Problems()
+        for option in RULE_OPTIONS.values():
+            value = getattr(self, option.name)
+            match = next((v for v in option.values if _same(v, value)), None)
+            if match is None:
+                found.add("bad-rule", f"rules.{option.name}", value, f"rule option {option.name} = {value!r} is "
+                          f"not one of {', '.join(option.texts)}")
+            else:
+                object.__setattr__(self, option.name, match)
+        if found:
+            raise NotationError("; ".join(str(p) for p in found.found), kind="bad-rule")
 
-    def problems(self) -> list[str]:
-        """Every bad option value, as messages naming the option and the allowed values."""
-        found = []
-        for name, choices in OPTION_CHOICES.items():
-            value = getattr(self, name)
-            if value not in choices:
-                found.append(f"rule option {name} = {value!r} is not one of {', '.join(choices)}")
-        if self.rounds not in (3, 4):
-            found.append(f"rule option rounds = {self.rounds!r} must be 3 or 4")
-        if not isinstance(self.home_variant, bool):
-            found.append(f"rule option home_variant = {self.home_variant!r} must be true or false")
-        return found
+    @property
+    def strict(self) -> bool:
+        """Whether caravans are allowed only when the matching cards cannot be paid."""
+        return self.caravan_when is CaravanWhen.STRICT
 
     def caravan_cost(self, counter_cost: int, *, obstacle: bool) -> int:
         """Any-card cost of a caravan on a road whose counter would cost ``counter_cost`` (obstacle included)."""
-        if self.caravan == "scaled":
+        if self.caravan is Caravan.SCALED:
             # 3 + the extra cost of the terrain over one card; counter_cost already holds the obstacle's +1.
             return CARAVAN_BASE - 1 + counter_cost
         return CARAVAN_BASE + (OBSTACLE_EXTRA if obstacle else 0)
 
+    def round_problem(self, round_: int) -> Problem | None:
+        """The problem with ``round_`` in a game of these rules, if any."""
+        if not FIRST_ROUND <= round_ <= self.rounds:
+            return Problem("bad-round", "round", str(round_),
+                           f"round {round_} is not between {FIRST_ROUND} and {self.rounds}")
+        return None
+
     @classmethod
-    def from_mapping(cls, data: dict[str, Any], *, where: str = "[rules]") -> Rules:
-        """Rules from a ``[rules]`` table; unknown keys and bad values raise one error naming them all.
+    def from_mapping(cls, data: Mapping[str, Any], *, where: str = "rules.") -> Rules:
+        """Rules from a ``[rules]`` table (TOML types: strings, whole numbers, booleans).
 
         Raises:
-            NotationError: an unknown option or a bad value.
+            IllegalPositionError: every unknown option and bad value, each naming its key.
         """
-        known = {f.name for f in fields(cls)}
-        problems = [f"unknown rule option {k!r} in {where}; options are {', '.join(sorted(known))}"
-                    for k in data if k not in known]
-        try:
-            rules = cls(**{k: v for k, v in data.items() if k in known})
-        except NotationError as exc:
-            problems.append(str(exc))
-        if problems:
-            raise NotationError("; ".join(problems))
-        return rules
+        from planner.common.forms import Form  # a leaf module; imported here only to keep rules' imports few
+
+        problems = Problems()
+        form = Form(data, problems, keys=tuple(RULE_OPTIONS), where=where, what="rule option")
+        values: dict[str, Any] = {}
+        for name, option in RULE_OPTIONS.items():
+            if not form.has(name):
+                continue
+            raw = data[name]
+            match = next((v for v in option.values if _same(v, raw)), None)
+            if match is None:
+                problems.add("bad-rule", form.name(name), raw, f"rule option {name} = {raw!r} is not one of "
+                             f"{', '.join(option.texts)}")
+            else:
+                values[name] = match
+        problems.check()
+        return cls(**values)
+
+    @classmethod
+    def from_str(cls, text: str) -> Rules:
+        """Rules from the notation's rule field: ``caravan=scaled,rounds=3`` (names and values may be prefixes).
+
+        Raises:
+            NotationError: an unknown option, a malformed item or a bad value.
+        """
+        keys = Names("rule option", {name: (name,) for name in RULE_OPTIONS}, {n: n for n in RULE_OPTIONS})
+        values: dict[str, Any] = {}
+        for item in (part for part in text.split(",") if part):
+            key, equals, value = item.partition("=")
+            if not equals:
+                raise NotationError(f"rule item {item!r} must look like 'caravan=scaled'", kind="bad-rule",
+                                    value=item)
+            name = keys.find(key, where="rules")
+            values[name] = RULE_OPTIONS[name].parse(value)
+        return cls(**values)
+
+    def __str__(self) -> str:
+        """The notation's rule field: the options that differ from the defaults (``caravan=scaled,rounds=3``),
+        or ``""`` for the 1998 rules."""
+        return ",".join(f"{k}={_text(v)}" for k, v in self.to_mapping().items())
 
     def to_mapping(self) -> dict[str, Any]:
-        """The options that differ from the defaults, as a ``[rules]`` table."""
-        default = Rules()
-        return {f.name: getattr(self, f.name) for f in fields(self)
-                if getattr(self, f.name) != getattr(default, f.name)}
+        """The options that differ from the defaults, as a ``[rules]`` table (plain strings, ints and bools)."""
+        found: dict[str, Any] = {}
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if value != RULE_OPTIONS[f.name].default:
+                found[f.name] = value.value if isinstance(value, enum.Enum) else value
+        return found
 
     def with_options(self, **options: Any) -> Rules:
         """A copy with some options changed."""
         return replace(self, **options)
+
+
+def _same(option_value: Any, given: Any) -> bool:
+    """Whether ``given`` is ``option_value`` with the right type: ``3`` is a round count, ``3.0`` and ``True``
+    are not; ``"flat"`` is :attr:`Caravan.FLAT`."""
+    if isinstance(option_value, bool) or isinstance(given, bool):
+        return isinstance(option_value, bool) and isinstance(given, bool) and option_value is given
+    if isinstance(option_value, int):
+        return type(given) is int and given == option_value
+    return isinstance(given, str) and given == option_value
 
 
 DEFAULT_RULES = Rules()

@@ -1,7 +1,8 @@
 """The board picture: the Elfenland map as a standalone SVG, with counters, markers and planned routes.
 
-The picture is plain SVG 1.1 built with :mod:`xml.etree.ElementTree` (no dependency); only PNG output needs the
-optional ``cairosvg`` package (``pip install 'elfenland-planner[png]'``), imported inside :func:`write_picture`.
+The picture is plain SVG 1.1 built with :mod:`xml.etree.ElementTree` and the primitives of
+:mod:`planner.common.svg` (no dependency); files are written by :func:`planner.common.svg.write_picture`, whose PNG
+output needs the optional ``cairosvg`` package (``pip install 'elfenland-planner[png]'``).
 
 Every piece carries a stable id, class or ``data-*`` attribute so that tests and scripts can find it:
 ``<g class="town" id="town-ELV" data-code="ELV">``, ``<g class="connection road forest" id="conn-LAP-RIV-f"
@@ -20,31 +21,33 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 from collections.abc import Sequence
-from pathlib import Path
 
-from planner.elfenland.board import Terrain
-from planner.elfenland.plan import Plan, Step
-from planner.elfenland.position import Position
-from planner.elfenland.rules import COUNTER_TRANSPORTS, Transport
-from planner.elfenland.svg_layout import (
+from planner.common.svg import (
+    FONT,
+    HALO,
+    INK,
     Box,
-    Layout,
     Placer,
     Point,
+    add,
     along,
+    chevron,
     closed_smooth_path,
     fmt,
+    label,
     points_attr,
-    route_lines,
+    text_colour,
     text_width,
     trim,
     wrap,
 )
-from planner.errors import PlannerError
+from planner.elfenland.board import Terrain
+from planner.elfenland.plan import Plan, Step
+from planner.elfenland.position import Position
+from planner.elfenland.rules import COUNTER_TRANSPORTS, Transport
+from planner.elfenland.svg_layout import Layout, route_lines
 
-__all__ = ["render_svg", "write_picture", "PNG_INSTALL_HINT"]
-
-PNG_INSTALL_HINT = "pip install 'elfenland-planner[png]'"
+__all__ = ["render_svg"]
 
 MAP_W, MAP_H = 1000, 700
 PAD = 40
@@ -53,10 +56,7 @@ HEADER = 44
 """Height of the title line; each line of the position's notation below it adds 14 px."""
 LEGEND_W = 290
 WIDTH = PAD + MAP_W + PAD + LEGEND_W + 10
-FONT = "DejaVu Sans, Verdana, Arial, sans-serif"
-INK = "#2b2118"
 PAPER = "#f7f0dc"
-HALO = "#fffaf0"
 
 TERRAIN_COLOURS = {Terrain.PLAIN: "#a5d15a", Terrain.FOREST: "#2e7d32", Terrain.DESERT: "#e8b64c",
                    Terrain.MOUNTAIN: "#8a8580"}
@@ -74,35 +74,6 @@ HOME = "#fdd835"
 VISITED_FILL = "#c4c4c4"
 
 
-# -- SVG building -------------------------------------------------------------------------------------------------
-def _add(parent: ET.Element, tag: str, text: str | None = None, /, **attrs: object) -> ET.Element:
-    """A child element; ``class_`` becomes ``class`` and ``stroke_width`` becomes ``stroke-width``."""
-    element = ET.SubElement(parent, tag, {
-        k.rstrip("_").replace("_", "-"): fmt(v) if isinstance(v, float) else str(v)
-        for k, v in attrs.items() if v is not None
-    })
-    if text is not None:
-        element.text = text
-    return element
-
-
-def _label(parent: ET.Element, x: float, y: float, text: str, *, size: float, fill: str = INK,
-           bold: bool = False, anchor: str = "start", italic: bool = False, halo: str | None = HALO,
-           cls: str | None = None) -> None:
-    """Text, by default with a halo: the same text stroked in a light colour first, so it reads over lines."""
-    common: dict[str, object] = {"x": x, "y": y, "font_size": size, "text_anchor": anchor,
-                                 "font_weight": "bold" if bold else None, "font_style": "italic" if italic else None}
-    if halo is not None:
-        _add(parent, "text", text, class_="halo", fill=halo, stroke=halo, stroke_width=size / 3.5,
-             stroke_linejoin="round", **common)
-    _add(parent, "text", text, class_=cls, fill=fill, **common)
-
-
-def _text_colour(fill: str) -> str:
-    r, g, b = (int(fill[i:i + 2], 16) for i in (1, 3, 5))
-    return INK if 0.299 * r + 0.587 * g + 0.114 * b > 150 else "#ffffff"
-
-
 def _safe_id(text: str) -> str:
     return text.replace(":", "-")
 
@@ -111,35 +82,25 @@ def _token(parent: ET.Element, x: float, y: float, transport: Transport, *, obst
     """A counter token centred on (x, y); returns its box (obstacle badge included)."""
     w, h = 26.0, 20.0
     fill = TRANSPORT_COLOURS[transport]
-    _add(parent, "rect", x=x - w / 2, y=y - h / 2, width=w, height=h, rx=4.0, fill=fill, stroke=INK,
+    add(parent, "rect", x=x - w / 2, y=y - h / 2, width=w, height=h, rx=4.0, fill=fill, stroke=INK,
          stroke_width=1.5)
-    _label(parent, x, y + 5.0, transport.letter, size=14, bold=True, anchor="middle", fill=_text_colour(fill),
+    label(parent, x, y + 5.0, transport.letter, size=14, bold=True, anchor="middle", fill=text_colour(fill),
            halo=None)
     if obstacle:
-        badge = _add(parent, "g", class_="obstacle")
+        badge = add(parent, "g", class_="obstacle")
         bx, by = x + w / 2, y - h / 2
-        _add(badge, "circle", cx=bx, cy=by, r=7.5, fill=OBSTACLE, stroke="#ffffff", stroke_width=1.5)
-        _add(badge, "path", d=f"M{fmt(bx - 3.5)},{fmt(by - 3.5)} L{fmt(bx + 3.5)},{fmt(by + 3.5)} "
+        add(badge, "circle", cx=bx, cy=by, r=7.5, fill=OBSTACLE, stroke="#ffffff", stroke_width=1.5)
+        add(badge, "path", d=f"M{fmt(bx - 3.5)},{fmt(by - 3.5)} L{fmt(bx + 3.5)},{fmt(by + 3.5)} "
                               f"M{fmt(bx + 3.5)},{fmt(by - 3.5)} L{fmt(bx - 3.5)},{fmt(by + 3.5)}",
              stroke="#ffffff", stroke_width=2.2, stroke_linecap="round")
         return Box(x - w / 2, by - 8, w / 2 + 16, h + (y - h / 2 - by) + 8)
     return Box(x - w / 2, y - h / 2, w, h)
 
 
-def _chevron(parent: ET.Element, at: Point, direction: Point, *, size: float, fill: str,
-             cls: str | None = None) -> ET.Element:
-    """A filled arrowhead whose tip is at ``at``, pointing along ``direction``."""
-    dx, dy = direction
-    base = (at[0] - dx * size, at[1] - dy * size)
-    wing = size * 0.55
-    return _add(parent, "polygon", class_=cls, fill=fill, stroke=HALO, stroke_width=0.8, points=points_attr(
-        [at, (base[0] - dy * wing, base[1] + dx * wing), (base[0] + dy * wing, base[1] - dx * wing)]))
-
-
 def _house(parent: ET.Element, x: float, y: float, *, size: float = 15.0) -> ET.Element:
     """The home-town symbol: a small house whose bottom-centre is (x, y)."""
     s = size
-    return _add(parent, "path", class_="home", fill=HOME, stroke=INK, stroke_width=1.4, stroke_linejoin="round",
+    return add(parent, "path", class_="home", fill=HOME, stroke=INK, stroke_width=1.4, stroke_linejoin="round",
                 d=f"M{fmt(x - s / 2)},{fmt(y)} V{fmt(y - s * 0.55)} L{fmt(x)},{fmt(y - s)} L{fmt(x + s / 2)},"
                   f"{fmt(y - s * 0.55)} V{fmt(y)} Z")
 
@@ -162,31 +123,31 @@ def render_svg(position: Position, plans: Sequence[Plan] = (), *, title: str | N
     height = top + MAP_H + PAD + 10
     root = ET.Element("svg", {"xmlns": "http://www.w3.org/2000/svg", "version": "1.1", "width": str(WIDTH),
                               "height": str(height), "viewBox": f"0 0 {WIDTH} {height}", "font-family": FONT})
-    _add(root, "title", title or position.title or "Elfenland route")
-    _add(root, "rect", x=0, y=0, width=WIDTH, height=height, fill=PAPER)
-    _label(root, PAD, 28.0, title or position.title or "Elfenland", size=20, bold=True, halo=None)
+    add(root, "title", title or position.title or "Elfenland route")
+    add(root, "rect", x=0, y=0, width=WIDTH, height=height, fill=PAPER)
+    label(root, PAD, 28.0, title or position.title or "Elfenland", size=20, bold=True, halo=None)
     for number, line in enumerate(notation):
-        _label(root, PAD, HEADER + 3 + 14 * number, line, size=11, fill="#5a4a3a", halo=None, cls="notation")
-    board_g = _add(root, "g", id="board", transform=f"translate({PAD},{top})")
-    _add(board_g, "rect", x=-PAD + 8, y=-8, width=MAP_W + 2 * PAD - 16, height=MAP_H + PAD - 8, rx=10,
+        label(root, PAD, HEADER + 3 + 14 * number, line, size=11, fill="#5a4a3a", halo=None, cls="notation")
+    board_g = add(root, "g", id="board", transform=f"translate({PAD},{top})")
+    add(board_g, "rect", x=-PAD + 8, y=-8, width=MAP_W + 2 * PAD - 16, height=MAP_H + PAD - 8, rx=10,
          fill="#efe4c4", stroke="#c9b88f", stroke_width=1.5)
 
     placer = Placer(Box(-PAD + 10, -6, MAP_W + 2 * PAD - 20, MAP_H + PAD - 12))
     for town in board.towns:
         placer.circles.append((*layout.centres[town], layout.outer(town, position) + 1.5))
 
-    lakes_g = _add(board_g, "g", id="lakes")
+    lakes_g = add(board_g, "g", id="lakes")
     _draw_connections(board_g, layout, placer)
-    lake_names_g = _add(board_g, "g", id="lake-names")
-    routes_g = _add(board_g, "g", id="routes")
-    counters_g = _add(board_g, "g", id="counters")
+    lake_names_g = add(board_g, "g", id="lake-names")
+    routes_g = add(board_g, "g", id="routes")
+    counters_g = add(board_g, "g", id="counters")
     for tile in position.tiles:
         if tile.transport is None:
             continue
         x, y = layout.curves[tile.road].at(0.5)
-        group = _add(counters_g, "g", class_="counter", id=f"counter-{_safe_id(tile.road)}", data_road=tile.road,
+        group = add(counters_g, "g", class_="counter", id=f"counter-{_safe_id(tile.road)}", data_road=tile.road,
                      data_transport=tile.transport.letter, data_obstacle=str(tile.obstacle).lower())
-        _add(group, "title", f"{tile.transport.title} counter{' and obstacle' if tile.obstacle else ''} on {tile.road}")
+        add(group, "title", f"{tile.transport.title} counter{' and obstacle' if tile.obstacle else ''} on {tile.road}")
         placer.boxes.append(_token(group, x, y, tile.transport, obstacle=tile.obstacle))
 
     drawn = [route_lines(layout, plan, index) for index, plan in enumerate(plans)]
@@ -194,9 +155,9 @@ def render_svg(position: Position, plans: Sequence[Plan] = (), *, title: str | N
         for number, points in enumerate(lines, 1):
             placer.add_line(f"step-{index}-{number}", points)
     _draw_lakes(lakes_g, lake_names_g, layout, placer)
-    towns_g = _add(board_g, "g", id="towns")
+    towns_g = add(board_g, "g", id="towns")
     _draw_towns(towns_g, layout, position, placer)
-    groups = {index: _add(routes_g, "g") for index in reversed(range(len(plans)))}  # the best plan on top
+    groups = {index: add(routes_g, "g") for index in reversed(range(len(plans)))}  # the best plan on top
     for index, plan in enumerate(plans):  # and its labels get the first pick of places
         _draw_route(groups[index], layout, position, plan, index, drawn[index], placer)
     _draw_legend(root, top, position, plans)
@@ -207,37 +168,37 @@ def render_svg(position: Position, plans: Sequence[Plan] = (), *, title: str | N
 def _draw_lakes(parent: ET.Element, names: ET.Element, layout: Layout, placer: Placer) -> None:
     """Each lake's water, and its name where no line or route crosses it (names go in their own layer)."""
     for lake in layout.lakes:
-        group = _add(parent, "g", class_="lake", id=f"lake-{lake.replace(' ', '-')}", data_lake=lake)
-        _add(group, "path", d=closed_smooth_path(layout.lake_outline(lake)), fill=LAKE_FILL, stroke=LAKE_LINE,
+        group = add(parent, "g", class_="lake", id=f"lake-{lake.replace(' ', '-')}", data_lake=lake)
+        add(group, "path", d=closed_smooth_path(layout.lake_outline(lake)), fill=LAKE_FILL, stroke=LAKE_LINE,
              stroke_width=1.5)
         cx, cy = layout.lake_centre(lake)
         size = 11.5
         w, h = text_width(lake, size) + 4, size * 1.3
         spots = [(cx + dx, cy + dy) for dy in (0, -14, 14, -28, 28) for dx in (0, -14, 14)]
         box = placer.place([Box(x - w / 2, y - h / 2, w, h) for x, y in spots])
-        _label(names, box.x + w / 2, box.y + h / 2 + size * 0.36, lake, size=size, fill=LAKE_LINE, italic=True,
+        label(names, box.x + w / 2, box.y + h / 2 + size * 0.36, lake, size=size, fill=LAKE_LINE, italic=True,
                anchor="middle", halo=LAKE_FILL, cls="lake-name")
 
 
 def _draw_connections(parent: ET.Element, layout: Layout, placer: Placer) -> None:
-    group = _add(parent, "g", id="connections")
+    group = add(parent, "g", id="connections")
     for c in sorted(layout.board.connections.values(), key=lambda c: (c.is_road, c.id)):
         curve = layout.curves[c.id]
         kind = f"road {c.terrain}" if c.is_road else c.kind
-        g = _add(group, "g", class_=f"connection {kind}", id=f"conn-{_safe_id(c.id)}", data_connection=c.id)
-        _add(g, "title", f"{c.id}: {layout.board.towns[c.a].name} - {layout.board.towns[c.b].name}, {c.terrain}")
+        g = add(group, "g", class_=f"connection {kind}", id=f"conn-{_safe_id(c.id)}", data_connection=c.id)
+        add(g, "title", f"{c.id}: {layout.board.towns[c.a].name} - {layout.board.towns[c.b].name}, {c.terrain}")
         placer.add_line(c.id, curve.points(40))
         if c.is_road:
-            _add(g, "path", d=curve.d(), fill="none", stroke=INK, stroke_width=9, stroke_linecap="round")
-            _add(g, "path", d=curve.d(), fill="none", stroke=TERRAIN_COLOURS[c.terrain], stroke_width=6,
+            add(g, "path", d=curve.d(), fill="none", stroke=INK, stroke_width=9, stroke_linecap="round")
+            add(g, "path", d=curve.d(), fill="none", stroke=TERRAIN_COLOURS[c.terrain], stroke_width=6,
                  stroke_linecap="round")
         elif c.terrain is Terrain.RIVER:
-            _add(g, "path", d=curve.d(), fill="none", stroke=RIVER, stroke_width=6, stroke_linecap="round")
+            add(g, "path", d=curve.d(), fill="none", stroke=RIVER, stroke_width=6, stroke_linecap="round")
             flow = (curve if c.downstream_to == c.b else curve.reversed()).points(48)
             for t in (0.34, 0.54, 0.74):
-                _chevron(g, *along(flow, t), size=11, fill="#0b3d91", cls="flow")
+                chevron(g, *along(flow, t), size=11, fill="#0b3d91", cls="flow")
         else:
-            _add(g, "path", d=curve.d(), fill="none", stroke=LAKE_LINE, stroke_width=2.5,
+            add(g, "path", d=curve.d(), fill="none", stroke=LAKE_LINE, stroke_width=2.5,
                  stroke_dasharray="7 5", class_="ferry")
 
 
@@ -259,16 +220,16 @@ def _draw_towns(parent: ET.Element, layout: Layout, position: Position, placer: 
         classes = ["town"] + [c for c, on in (("capital", town.capital), ("visited", visited),
                                                ("current", code == position.at), ("home", code == position.home))
                               if on]
-        g = _add(parent, "g", class_=" ".join(classes), id=f"town-{code}", data_code=code, data_name=town.name,
+        g = add(parent, "g", class_=" ".join(classes), id=f"town-{code}", data_code=code, data_name=town.name,
                  data_visited=str(visited).lower())
-        _add(g, "title", f"{town.name} ({code}){' - marker collected' if visited else ''}")
+        add(g, "title", f"{town.name} ({code}){' - marker collected' if visited else ''}")
         if code == position.at:
-            _add(g, "circle", class_="current", cx=x, cy=y, r=r + 6, fill="none", stroke=CURRENT, stroke_width=4.5)
+            add(g, "circle", class_="current", cx=x, cy=y, r=r + 6, fill="none", stroke=CURRENT, stroke_width=4.5)
         if town.capital:
-            _add(g, "circle", cx=x, cy=y, r=r + 3, fill="none", stroke=INK, stroke_width=1.5)
-        _add(g, "circle", class_="marker", cx=x, cy=y, r=r, fill=VISITED_FILL if visited else "#fffdf3",
+            add(g, "circle", cx=x, cy=y, r=r + 3, fill="none", stroke=INK, stroke_width=1.5)
+        add(g, "circle", class_="marker", cx=x, cy=y, r=r, fill=VISITED_FILL if visited else "#fffdf3",
              stroke="#7a7a7a" if visited else INK, stroke_width=2.2)
-        _label(g, x, y + 3.5, code, size=10, bold=True, anchor="middle", fill="#666666" if visited else INK,
+        label(g, x, y + 3.5, code, size=10, bold=True, anchor="middle", fill="#666666" if visited else INK,
                halo=None, cls="code")
         if code in icons:
             _house(g, *icons[code])
@@ -293,7 +254,7 @@ def _town_name(parent: ET.Element, x: float, y: float, r: float, name: str, visi
     for dy in (10.0, 20.0):  # further out, if everything near is taken
         candidates += [Box(b.x, b.y + (dy if b.y > y else -dy), b.w, b.h) for b in candidates[:2]]
     box = placer.place(candidates)
-    _label(parent, box.x + 3, box.y + size * 0.93, name, size=size, bold=True, fill="#555555" if visited else INK,
+    label(parent, box.x + 3, box.y + size * 0.93, name, size=size, bold=True, fill="#555555" if visited else INK,
            cls="name")
 
 
@@ -304,10 +265,10 @@ def _draw_route(group: ET.Element, layout: Layout, position: Position, plan: Pla
     group.attrib.update({"class": "plan best" if best else "plan alternative", "id": f"plan-{index}",
                          "data-plan": str(index), "data-route": str(plan), "data-score": str(plan.score)})
     for number, (step, points) in enumerate(zip(plan.steps, lines, strict=True), 1):
-        g = _add(group, "g", class_="step", id=f"step-{index}-{number}", data_plan=index, data_index=number,
+        g = add(group, "g", class_="step", id=f"step-{index}-{number}", data_plan=index, data_index=number,
                  data_from=step.frm, data_to=step.to, data_connection=step.connection, data_cards=str(step.cards),
                  data_pay=str(step.pay))
-        _add(g, "title", f"step {number}: {step.frm} to {step.to} on {step.connection}, pay {step.cards} ({step.pay})")
+        add(g, "title", f"step {number}: {step.frm} to {step.to} on {step.connection}, pay {step.cards} ({step.pay})")
         shaft = trim(points, layout.centres[step.frm], layout.outer(step.frm, position) + 2)
         shaft = trim(shaft[::-1], layout.centres[step.to], layout.outer(step.to, position) + 2.5)[::-1]
         size = 15.0 if best else 12.0
@@ -316,12 +277,12 @@ def _draw_route(group: ET.Element, layout: Layout, position: Position, plan: Pla
         base = trim(shaft[::-1], tip, size - 2)[::-1]
         style: dict[str, object] = {"fill": "none", "stroke_linecap": "round", "stroke_linejoin": "round"}
         if best:
-            _add(g, "polyline", points=points_attr(base), stroke=HALO, stroke_width=9, **style)
-            _add(g, "polyline", class_="arrow", points=points_attr(base), stroke=colour, stroke_width=5, **style)
+            add(g, "polyline", points=points_attr(base), stroke=HALO, stroke_width=9, **style)
+            add(g, "polyline", class_="arrow", points=points_attr(base), stroke=colour, stroke_width=5, **style)
         else:
-            _add(g, "polyline", class_="arrow", points=points_attr(base), stroke=colour, stroke_width=3.5,
+            add(g, "polyline", class_="arrow", points=points_attr(base), stroke=colour, stroke_width=3.5,
                  stroke_dasharray="9 6", opacity=0.85, **style)
-        _chevron(g, tip, direction, size=size, fill=colour, cls="arrowhead")
+        chevron(g, tip, direction, size=size, fill=colour, cls="arrowhead")
         _step_label(g, step, number, shaft, colour, best, index, placer)
 
 
@@ -339,40 +300,40 @@ def _step_label(parent: ET.Element, step: Step, number: int, points: list[Point]
             cx, cy = x - dy * away, y + dx * away
             candidates.append(Box(cx - w / 2, cy - h / 2, w, h))
     box = placer.place(candidates, ignore=frozenset({f"step-{plan_index}-{number}", step.connection}))
-    shield = _add(parent, "g", class_="label")
-    _add(shield, "rect", x=box.x, y=box.y, width=w, height=h, rx=h / 2, fill=colour if best else "#ffffff",
+    shield = add(parent, "g", class_="label")
+    add(shield, "rect", x=box.x, y=box.y, width=w, height=h, rx=h / 2, fill=colour if best else "#ffffff",
          stroke=HALO if best else colour, stroke_width=1.5, stroke_dasharray=None if best else "3 2")
-    _label(shield, box.x + w / 2, box.y + h / 2 + size * 0.36, text, size=size, bold=True, anchor="middle",
+    label(shield, box.x + w / 2, box.y + h / 2 + size * 0.36, text, size=size, bold=True, anchor="middle",
            fill="#ffffff" if best else colour, halo=None)
 
 
 # -- legend ---------------------------------------------------------------------------------------------------
 def _draw_legend(root: ET.Element, top: float, position: Position, plans: Sequence[Plan]) -> None:
-    g = _add(root, "g", id="legend", transform=f"translate({PAD + MAP_W + PAD - 10},{fmt(top - 8)})")
-    _add(g, "rect", x=0, y=0, width=LEGEND_W, height=MAP_H + PAD - 8, rx=10, fill=HALO, stroke="#c9b88f",
+    g = add(root, "g", id="legend", transform=f"translate({PAD + MAP_W + PAD - 10},{fmt(top - 8)})")
+    add(g, "rect", x=0, y=0, width=LEGEND_W, height=MAP_H + PAD - 8, rx=10, fill=HALO, stroke="#c9b88f",
          stroke_width=1.5)
     y = 24.0
 
     def heading(text: str) -> None:
         nonlocal y
-        _label(g, 14, y, text, size=13, bold=True, halo=None)
+        label(g, 14, y, text, size=13, bold=True, halo=None)
         y += 18
 
     def row(text: str, *, gap: float = 19) -> None:
         nonlocal y
-        _label(g, 44, y + 4, text, size=11.5, halo=None)
+        label(g, 44, y + 4, text, size=11.5, halo=None)
         y += gap
 
     heading("Roads (terrain)")
     for terrain, colour in TERRAIN_COLOURS.items():
         for stroke, width in ((INK, 9), (colour, 6)):
-            _add(g, "line", x1=14, y1=y, x2=36, y2=y, stroke=stroke, stroke_width=width, stroke_linecap="round")
+            add(g, "line", x1=14, y1=y, x2=36, y2=y, stroke=stroke, stroke_width=width, stroke_linecap="round")
         row(str(terrain))
-    _add(g, "line", x1=12, y1=y, x2=38, y2=y, stroke=RIVER, stroke_width=6)
-    _chevron(g, (33, y), (1, 0), size=11, fill="#0b3d91")
+    add(g, "line", x1=12, y1=y, x2=38, y2=y, stroke=RIVER, stroke_width=6)
+    chevron(g, (33, y), (1, 0), size=11, fill="#0b3d91")
     row("river, arrows point downstream")
-    _add(g, "rect", x=12, y=y - 8, width=26, height=16, rx=6, fill=LAKE_FILL, stroke=LAKE_LINE)
-    _add(g, "line", x1=14, y1=y, x2=36, y2=y, stroke=LAKE_LINE, stroke_width=2.5, stroke_dasharray="7 5")
+    add(g, "rect", x=12, y=y - 8, width=26, height=16, rx=6, fill=LAKE_FILL, stroke=LAKE_LINE)
+    add(g, "line", x1=14, y1=y, x2=36, y2=y, stroke=LAKE_LINE, stroke_width=2.5, stroke_dasharray="7 5")
     row("lake with ferry links", gap=25)
     heading("Counters and cards")
     for transport in COUNTER_TRANSPORTS:
@@ -380,93 +341,44 @@ def _draw_legend(root: ET.Element, top: float, position: Position, plans: Sequen
         row(f"{transport.letter}  {transport.title}", gap=26 if transport is COUNTER_TRANSPORTS[-1] else 19)
     _token(g, 25, y, Transport.DRAGON, obstacle=True)
     row("obstacle: the road costs 1 more card", gap=22)
-    _add(g, "rect", x=17, y=y - 11, width=16, height=22, rx=3, fill=TRANSPORT_COLOURS[Transport.RAFT], stroke=INK)
-    _label(g, 25, y + 5, "R", size=13, bold=True, anchor="middle", fill="#ffffff", halo=None)
+    add(g, "rect", x=17, y=y - 11, width=16, height=22, rx=3, fill=TRANSPORT_COLOURS[Transport.RAFT], stroke=INK)
+    label(g, 25, y + 5, "R", size=13, bold=True, anchor="middle", fill="#ffffff", halo=None)
     row("R  raft card: rivers and lakes", gap=25)
     heading("Towns")
     for fill, stroke, text in (("#fffdf3", INK, "marker still to collect"), (VISITED_FILL, "#7a7a7a", "visited "
                                "(marker taken)"), (VISITED_FILL, "#7a7a7a", "current town (the boot)")):
-        _add(g, "circle", cx=25, cy=y, r=9, fill=fill, stroke=stroke, stroke_width=2)
+        add(g, "circle", cx=25, cy=y, r=9, fill=fill, stroke=stroke, stroke_width=2)
         row(text)
-    _add(g, "circle", cx=25, cy=y - 19, r=13, fill="none", stroke=CURRENT, stroke_width=3.5)
+    add(g, "circle", cx=25, cy=y - 19, r=13, fill="none", stroke=CURRENT, stroke_width=3.5)
     _house(g, 25, y + 7)
     row("home town" + (f": {position.board.towns[position.home].name}" if position.home else " (none)"), gap=25)
     if plans:
         heading("Route")
-        _add(g, "line", x1=12, y1=y, x2=30, y2=y, stroke=BEST, stroke_width=5)
-        _chevron(g, (40, y), (1, 0), size=12, fill=BEST)
+        add(g, "line", x1=12, y1=y, x2=30, y2=y, stroke=BEST, stroke_width=5)
+        chevron(g, (40, y), (1, 0), size=12, fill=BEST)
         row("best plan, step by step")
-        _add(g, "rect", x=10, y=y - 9, width=32, height=18, rx=9, fill=BEST)
-        _label(g, 26, y + 4, "1 DD", size=10, bold=True, anchor="middle", fill="#ffffff", halo=None)
+        add(g, "rect", x=10, y=y - 9, width=32, height=18, rx=9, fill=BEST)
+        label(g, 26, y + 4, "1 DD", size=10, bold=True, anchor="middle", fill="#ffffff", halo=None)
         row("step 1 pays 2 dragon cards")
-        _add(g, "rect", x=10, y=y - 9, width=32, height=18, rx=9, fill=BEST)
-        _label(g, 26, y + 4, "PPP", size=10, bold=True, anchor="middle", fill="#ffffff", halo=None)
+        add(g, "rect", x=10, y=y - 9, width=32, height=18, rx=9, fill=BEST)
+        label(g, 26, y + 4, "PPP", size=10, bold=True, anchor="middle", fill="#ffffff", halo=None)
         row("unlike the counter: a caravan")
         if len(plans) > 1:
-            _add(g, "line", x1=12, y1=y, x2=40, y2=y, stroke=ALTERNATIVES[0], stroke_width=3.5,
+            add(g, "line", x1=12, y1=y, x2=40, y2=y, stroke=ALTERNATIVES[0], stroke_width=3.5,
                  stroke_dasharray="9 6")
             row("alternative plans (dashed)")
         for index, plan in enumerate(plans):
             name = "best" if index == 0 else f"alt {index}"
             summary = f"{name}: {plan} (score {plan.score}, {plan.cards_spent} cards{', proven' * plan.proven})"
             for line in wrap(summary, 38)[:3]:
-                _label(g, 14, y + 4, line, size=10.5, fill=_plan_colour(index), halo=None, cls="plan-summary")
+                label(g, 14, y + 4, line, size=10.5, fill=_plan_colour(index), halo=None, cls="plan-summary")
                 y += 14
             if y > MAP_H - 40:
                 break
         y += 10
     heading(f"Round {position.round}")
-    _label(g, 14, y, f"hand: {position.hand}", size=11.5, halo=None)
+    label(g, 14, y, f"hand: {position.hand}", size=11.5, halo=None)
 
 
 def _plan_colour(index: int) -> str:
     return BEST if index == 0 else ALTERNATIVES[(index - 1) % len(ALTERNATIVES)]
-
-
-# -- files ------------------------------------------------------------------------------------------------------
-def check_picture_path(path: str | Path) -> Path:
-    """``path`` if a picture can be written there (``.svg`` or ``.png`` in an existing folder).
-
-    Raises:
-        PlannerError: an unsupported extension or a missing directory.
-    """
-    path = Path(path)
-    if path.suffix.lower() not in (".svg", ".png"):
-        raise PlannerError(f"cannot write picture {str(path)!r}: unknown format {path.suffix or '(none)'!r}; "
-                           "use a .svg or .png file name")
-    if not path.parent.is_dir():
-        raise PlannerError(f"cannot write picture {str(path)!r}: directory {str(path.parent)!r} does not exist")
-    return path
-
-
-def write_picture(svg_text: str, path: str | Path, *, scale: float = 1.0) -> Path:
-    """Write the picture to ``path``: ``.svg`` as is, ``.png`` through the optional cairosvg converter.
-
-    Raises:
-        PlannerError: an unsupported extension, a missing directory, an unwritable file, or PNG output without
-            the converter installed (the message says how to install it).
-    """
-    path = check_picture_path(path)
-    data = svg_text.encode("utf-8") if path.suffix.lower() == ".svg" else _to_png(svg_text, scale)
-    try:
-        path.write_bytes(data)
-    except OSError as exc:
-        raise PlannerError(f"cannot write picture {str(path)!r}: {exc.strerror or exc}") from None
-    return path
-
-
-def _to_png(svg_text: str, scale: float) -> bytes:
-    try:
-        import cairosvg  # type: ignore[import-untyped, unused-ignore]
-    except ImportError:
-        raise PlannerError(f"png pictures need the optional cairosvg package: {PNG_INSTALL_HINT} "
-                           "(or write a .svg file instead)") from None
-    except OSError as exc:  # cairocffi is installed but cannot load the native cairo library
-        raise PlannerError(f"png pictures need the native cairo library ({exc}); install it, e.g. 'apt-get "
-                           "install libcairo2' or 'brew install cairo', or write a .svg file instead") from None
-    try:
-        ET.fromstring(svg_text)
-    except ET.ParseError as exc:
-        raise PlannerError(f"cannot convert the picture to png: it is not valid SVG ({exc})") from None
-    png: bytes = cairosvg.svg2png(bytestring=svg_text.encode("utf-8"), scale=scale)
-    return png

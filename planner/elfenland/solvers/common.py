@@ -5,9 +5,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from planner.elfenland.plan import Pay, Plan, Step, cheapest_cards
+from planner.common.limits import Status
+from planner.elfenland.keep import cheapest_cards
+from planner.elfenland.plan import Pay, Plan, Step
 from planner.elfenland.position import Hand, Position
 from planner.errors import IllegalStepError, SolverError
+
+__all__ = ["Move", "Solution", "assemble", "plan_key", "stay"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,14 +52,21 @@ def assemble(position: Position, moves: list[Move] | tuple[Move, ...], *, proven
         raise SolverError(f"{solver} returned an illegal route on {position}: {route}: {exc}") from exc
 
 
+def stay(position: Position, *, solver: str) -> Plan:
+    """The empty route: always legal, the answer of last resort when a solve is stopped before finding any."""
+    return Plan.of(position, (), proven=False, solver=solver)
+
+
 @dataclass(frozen=True, slots=True)
 class Solution:
-    """What :func:`solve` returns: the best plan and its runners-up."""
+    """What :func:`~planner.elfenland.solvers.solve` returns: the best plan, its runners-up, and how sure it is."""
 
     plans: tuple[Plan, ...]
     """Best first; alternatives differ in (towns collected, end town)."""
-    proven: bool
-    """Whether the best plan is proven optimal."""
+    status: Status
+    """Optimal (proven), feasible (the limit ran out first) or stopped (the caller's stop event)."""
+    bound: int
+    """A proven upper bound on the score of any route: the best plan's score when optimal."""
     solver: str
     elapsed: float
     """Wall-clock seconds spent solving."""
@@ -65,6 +76,11 @@ class Solution:
     def plan(self) -> Plan:
         """The best plan."""
         return self.plans[0]
+
+    @property
+    def proven(self) -> bool:
+        """Whether the best plan is proven optimal."""
+        return self.status is Status.OPTIMAL
 
 
 def plan_key(plan: Plan) -> tuple[frozenset[str], str]:

@@ -78,19 +78,20 @@ from __future__ import annotations
 import logging
 import math
 import sys
-import threading
 import time
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from planner.common.limits import Budget, Limit, StopLike
+from planner.common.threads import Workers
 from planner.elfenland.plan import Pay, Plan, Step, verify
 from planner.elfenland.position import Hand, Position
 from planner.elfenland.rules import COUNTER_TRANSPORTS, TRANSPORTS, Transport
 from planner.elfenland.solvers.common import Move, Solution, assemble, plan_key
 from planner.elfenland.solvers.network import Arc, Network, Road, build_network, strict_rule_bites
-from planner.errors import IllegalStepError, SolverError, SolverTimeoutError
+from planner.errors import IllegalStepError, SolverError, UnsupportedError
 
 if TYPE_CHECKING:
     from ortools.sat.python import cp_model
@@ -106,8 +107,8 @@ CONNECTIVITY = ("flow", "cuts", "cuts-wide")
 strays)."""
 FIRST_PHASE_SHARE = 0.75
 """Share of the remaining time the points phase may use, so the cards phase always gets some."""
-STOP_POLL = 0.01
-"""Seconds between looks at the caller's stop event while CP-SAT runs."""
+MAX_SEED = 2**31 - 1
+"""CP-SAT's random seed is a 32-bit signed integer."""
 
 
 def load_ortools() -> Any:
@@ -191,10 +192,17 @@ class _Variables:
 class _RouteModel:
     """One CP-SAT model of a position; :meth:`solve` may be called again after :meth:`exclude`."""
 
-    def __init__(self, position: Position, net: Network, *, connectivity: str = "cuts") -> None:
+    def __init__(self, position: Position, net: Network, *, connectivity: str = "cuts", budget: Budget | None = None,
+                 seed: int = 0, workers: int = 1, log: bool = False) -> None:
         if connectivity not in CONNECTIVITY:
             raise ValueError(f"connectivity must be one of {', '.join(CONNECTIVITY)}, got {connectivity!r}")
         self.connectivity = connectivity
+        self.budget = budget or Budget(Limit())
+        self.seed = seed
+        self.workers = workers
+        self.log = log
+        self.bound: int | None = None
+        """The lowest upper bound on the best score proven so far (by the first plan's points phase)."""
         self.cp = load_ortools()
         self.position = position
         self.hand = position.hand
@@ -213,8 +221,6 @@ class _RouteModel:
         self._phase = 0
         self._widened = False
         """Whether the wide cut sets are in (``cuts-wide``: from the first solution that strays on)."""
-        self.interrupted = False
-        """Whether Ctrl-C stopped a solve (raised again by solve_cpsat once the solves are wound up)."""
 
     # -- variables -----------------------------------------------------------------------------------------------
     def _add_variables(self) -> None:
@@ -401,9 +407,8 @@ class _RouteModel:
         self.model.add(sum(differs) + (1 - v.ends(end)) >= 1)
 
     # -- solve ---------------------------------------------------------------------------------------------------
-    def _run(self, *, time_limit: float, seed: int, workers: int, log: bool, hint: dict[int, int] | None,
-             stop: threading.Event | None, on_bound: Callable[[int], None] | None = None,
-             ) -> tuple[Any, int, dict[str, Any]]:
+    def _run(self, *, time_limit: float | None, hint: dict[int, int] | None,
+             on_bound: Callable[[int], None] | None = None) -> tuple[Any, int, dict[str, Any]]:
         """One phase's solve; with cuts, solved again with a cut for each group of taken arcs that collects towns
         the start cannot reach, until none is left (with ``"cuts-wide"``, the first time also with a cut for every
         connected set of three towns and every ring of four).
@@ -412,7 +417,7 @@ class _RouteModel:
         stopped or timed-out solve whose towns are not all reachable comes back FEASIBLE: its steps from the start
         are still a legal route, just not the one it scored.
         """
-        deadline = time.perf_counter() + time_limit
+        deadline = None if time_limit is None else time.perf_counter() + time_limit
         lowest: list[int] = []
 
         def report(bound: int) -> None:  # each solve starts over: pass on only what is news
@@ -420,8 +425,7 @@ class _RouteModel:
                 lowest[:] = [bound]
                 on_bound(bound)
 
-        solver, status, stats = self._run_once(time_limit=time_limit, seed=seed, workers=workers, log=log,
-                                               hint=hint, stop=stop, on_bound=report)
+        solver, status, stats = self._run_once(time_limit=time_limit, hint=hint, on_bound=report)
         while self.connectivity != "flow" and status in (self.cp.OPTIMAL, self.cp.FEASIBLE):
             strays = self._strays(solver)
             if not strays:
@@ -435,12 +439,11 @@ class _RouteModel:
                 for towns in wide:
                     self._add_cut(towns)
                 stats["widened"] = len(wide)
-            remaining = deadline - time.perf_counter()
-            if remaining <= 0 or self.interrupted or (stop is not None and stop.is_set()):
+            remaining = None if deadline is None else deadline - time.perf_counter()
+            if (remaining is not None and remaining <= 0) or self.budget.stopped:
                 status = self.cp.FEASIBLE
                 break
-            again, status, more = self._run_once(time_limit=remaining, seed=seed, workers=workers, log=log,
-                                                 hint=hint, stop=stop, on_bound=report)
+            again, status, more = self._run_once(time_limit=remaining, hint=hint, on_bound=report)
             if status not in (self.cp.OPTIMAL, self.cp.FEASIBLE):
                 status = self.cp.FEASIBLE  # no new solution: keep the last one, unproven
                 break
@@ -451,9 +454,8 @@ class _RouteModel:
                          conflicts=stats["conflicts"] + more["conflicts"])
         return solver, status, stats
 
-    def _run_once(self, *, time_limit: float, seed: int, workers: int, log: bool, hint: dict[int, int] | None,
-                  stop: threading.Event | None, on_bound: Callable[[int], None] | None = None,
-                  ) -> tuple[Any, int, dict[str, Any]]:
+    def _run_once(self, *, time_limit: float | None, hint: dict[int, int] | None,
+                  on_bound: Callable[[int], None] | None = None) -> tuple[Any, int, dict[str, Any]]:
         cp = self.cp
         m = self.model
         m.clear_hints()  # type: ignore[no-untyped-call]
@@ -461,21 +463,24 @@ class _RouteModel:
             for var in self.v.all():
                 m.add_hint(var, hint[var.index])
         solver = cp.CpSolver()
-        solver.parameters.max_time_in_seconds = max(time_limit, 0.01)
-        solver.parameters.num_workers = workers
-        solver.parameters.random_seed = seed
-        solver.parameters.linearization_level = 2  # see the module docstring
-        # CP-SAT's own Ctrl-C handler answers unproven, says it timed out, or aborts the process (measured);
-        # Python's KeyboardInterrupt stops it instead (see _solve_interruptibly).
+        if time_limit is not None:
+            solver.parameters.max_time_in_seconds = max(time_limit, 0.01)
+        if self.budget.limit.nodes is not None:
+            solver.parameters.max_number_of_conflicts = self.budget.limit.nodes
+        solver.parameters.num_workers = self.workers
+        solver.parameters.random_seed = self.seed
+        solver.parameters.linearization_level = 2  # see docs/solver-measurements.md
+        # CP-SAT's own Ctrl-C handler answers unproven, says it timed out, or aborts the process (measured); the
+        # caller's stop event is the way to end a solve early.
         solver.parameters.catch_sigint_signal = False
-        solver.parameters.log_search_progress = log
-        if log:
+        solver.parameters.log_search_progress = self.log
+        if self.log:
             solver.parameters.log_to_stdout = False
             solver.log_callback = lambda line: print(line, file=sys.stderr)
         if on_bound is not None:
             # A maximisation's bound may come as 13.999999: the small slack keeps the floor honest.
             solver.best_bound_callback = lambda bound: on_bound(math.floor(bound + 1e-6))
-        status = self._solve_interruptibly(solver, stop)
+        status = self._solve_watched(solver)
         stats: dict[str, Any] = {
             "status": solver.status_name(status),
             "wall_time": solver.wall_time,
@@ -486,88 +491,74 @@ class _RouteModel:
             raise SolverError(f"cp-sat model is invalid for {self.position}: {m.validate()}")
         if status in (cp.OPTIMAL, cp.FEASIBLE):
             stats["objective"] = round(solver.objective_value)
-            stats["bound"] = round(solver.best_objective_bound)
+            stats["bound"] = math.floor(solver.best_objective_bound + 1e-6)
         return solver, status, stats
 
-    def _solve_interruptibly(self, solver: Any, stop: threading.Event | None) -> Any:
-        """Solve in a thread of its own while this one watches ``stop`` and Ctrl-C; either ends the search.
+    def _solve_watched(self, solver: Any) -> Any:
+        """Solve in a worker thread while this one watches the stop event (and stays free to take Ctrl-C).
 
-        CP-SAT releases the GIL, so the watching costs nothing. After Ctrl-C the solve winds up like a stopped one
-        (``interrupted`` is set, and :func:`solve_cpsat` raises KeyboardInterrupt once every solver is gone: a
-        process that exits while CP-SAT still runs aborts).
+        CP-SAT releases the GIL, so the watching costs nothing. However this ends (an exception included), the
+        solve is stopped and waited for: a process that exits while CP-SAT still runs aborts.
         """
-        outcome: list[Any] = []
-        finished = threading.Event()
+        workers = Workers(self.budget.stop, name="cpsat")
+        try:
+            return workers.call(lambda: solver.solve(self.model), on_stop=solver.stop_search, name="solve")
+        finally:
+            workers.close(on_stop=solver.stop_search)
 
-        def work() -> None:
-            try:
-                outcome.append(solver.solve(self.model))
-            finally:
-                finished.set()
-
-        solving = threading.Thread(target=work, name="cpsat-solve", daemon=True)
-        solving.start()
-        while not finished.is_set():
-            try:
-                if self.interrupted or (stop is not None and stop.is_set()):
-                    solver.stop_search()  # repeated until the solve returns, in case it had not started
-                # Not solving.join(timeout): interrupted by Ctrl-C, it can mark a running thread as ended
-                # (Python 3.11-3.12).
-                finished.wait(STOP_POLL)
-            except KeyboardInterrupt:
-                self.interrupted = True
-        solving.join()
-        if not outcome:
-            raise SolverError(f"cp-sat failed on {self.position} (see the error above)")
-        return outcome[0]
-
-    def solve(self, *, time_limit: float, seed: int, workers: int, log: bool, stop: threading.Event | None = None,
-              start: tuple[Step, ...] | None = None, proven_before: bool = True,
+    def solve(self, *, start: tuple[Step, ...] | None = None, proven_before: bool = True, first: bool = True,
               on_bound: Callable[[int], None] | None = None) -> tuple[Plan | None, list[dict[str, Any]]]:
         """The best route still allowed: the most points, then the fewest cards; None when no route is left.
 
         The plan counts as proven when both phases are optimal and so were the solves before
         (``proven_before``): a runner-up is only the best of what is left when the plans before it were the best.
-        Setting ``stop`` ends the search early; the best route found so far comes back unproven. ``start`` is a
-        legal route to begin from (the empty route when None): it only speeds the search up. ``on_bound`` is
-        called (from the solver's thread) with every better upper bound on the score the points phase proves.
+        A stop or the end of the budget ends the search early; the best route found so far comes back unproven.
+        ``start`` is a legal route to begin from (the empty route when None): it only speeds the search up.
+        ``on_bound`` is called (from the solver's thread) with every better upper bound on the score the points
+        phase proves. Only the ``first`` solve (no route excluded yet) bounds every route: its bounds are kept in
+        :attr:`bound`.
 
         Raises:
-            SolverTimeoutError: no route at all within the time limit (or before ``stop``).
+            _NoSolution: no route at all within the budget (or before the stop).
             SolverError: an invalid model, or a route the verifier rejects.
         """
         cp = self.cp
-        deadline = time.perf_counter() + time_limit
+        remaining = self.budget.remaining()
         self._add_objective(points=None)
-        first, status, points_stats = self._run(time_limit=time_limit * FIRST_PHASE_SHARE, seed=seed,
-                                                workers=workers, log=log, hint=self.assignment(start), stop=stop,
-                                                on_bound=on_bound)
+        points_time = None if remaining is None else remaining * FIRST_PHASE_SHARE
+
+        def bounded(bound: int) -> None:
+            self.bound = bound if self.bound is None else min(self.bound, bound)
+            if on_bound is not None:
+                on_bound(bound)
+
+        best, status, points_stats = self._run(time_limit=points_time, hint=self.assignment(start),
+                                               on_bound=bounded if first else on_bound)
         points_stats["phase"] = "points"
         runs = [points_stats]
         if status == cp.INFEASIBLE:
             return None, runs
         if status not in (cp.OPTIMAL, cp.FEASIBLE):
-            raise SolverTimeoutError(f"cp-sat found no route for {self.position} within {time_limit:.3g} s"
-                                     f"{' (stopped)' if stop is not None and stop.is_set() else ''}; "
-                                     "raise the time limit")
+            raise _NoSolution
+        if first and "bound" in points_stats:
+            found = points_stats["bound"]
+            self.bound = found if self.bound is None else min(self.bound, found)
         proven = proven_before and status == cp.OPTIMAL
-        if self.interrupted or (stop is not None and stop.is_set()) or (
-                self.connectivity != "flow" and status != cp.OPTIMAL):
+        if self.budget.stopped or (self.connectivity != "flow" and status != cp.OPTIMAL):
             # Stopped in the points phase (or, with cuts, perhaps not one walk): its steps from the start are a
             # legal route, just perhaps not frugal or not the best.
-            return self._extract_plan(first, proven=False), runs
-        points = round(first.objective_value)
-        hint = {var.index: first.value(var) for var in self.v.all()}
+            return self._extract_plan(best, proven=False), runs
+        points = round(best.objective_value)
+        hint = {var.index: best.value(var) for var in self.v.all()}
         self._add_objective(points=points)
-        second, status, cards_stats = self._run(time_limit=deadline - time.perf_counter(), seed=seed,
-                                                workers=workers, log=log, hint=hint, stop=stop)
+        second, status, cards_stats = self._run(time_limit=self.budget.remaining(), hint=hint)
         cards_stats["phase"] = "cards"
         runs.append(cards_stats)
         self.model.clear_assumptions()
         if status == cp.OPTIMAL or (status == cp.FEASIBLE and self.connectivity == "flow"):
             return self._extract_plan(second, proven=proven and status == cp.OPTIMAL), runs
         # Out of time in the cards phase: the points phase's route is legal, just perhaps not frugal.
-        return self._extract_plan(first, proven=False), runs
+        return self._extract_plan(best, proven=False), runs
 
     # -- extract -------------------------------------------------------------------------------------------------
     def _extract_plan(self, solver: cp_model.CpSolver, *, proven: bool) -> Plan:
@@ -609,21 +600,27 @@ class _RouteModel:
         return assemble(self.position, moves, proven=proven, solver=SOLVER_NAME)
 
 
-def solve_cpsat(position: Position, *, alternatives: int = 1, time_limit: float = 10.0, seed: int = 0,
-                workers: int = 1, log: bool = False, stop: threading.Event | None = None,
-                hint: Plan | None = None, on_bound: Callable[[int], None] | None = None,
+class _NoSolution(Exception):
+    """CP-SAT found no route at all before its budget ran out or it was stopped."""
+
+
+def solve_cpsat(position: Position, *, alternatives: int = 1, limit: Limit | None = None,
+                stop: StopLike | None = None, budget: Budget | None = None, seed: int = 0, workers: int = 1,
+                log: bool = False, hint: Plan | None = None, on_bound: Callable[[int], None] | None = None,
                 connectivity: str = "cuts") -> Solution:
     """The best route of ``position`` by CP-SAT, and up to ``alternatives - 1`` runners-up.
 
     Best means the most points (new towns minus the home-town penalty), then the fewest cards. Alternatives
     differ in the towns they collect or the town where they end; each is the best route among those not yet
-    listed. ``time_limit`` (seconds) is the budget of all solves together; ``log`` writes CP-SAT's search log to
-    stderr; setting ``stop`` (from another thread) ends the search early, returning what was found unproven.
+    listed. ``limit`` (or a running ``budget``) is the budget of all solves together (``nodes`` counts CP-SAT's
+    conflicts per solve); setting ``stop`` (from another thread) ends the search early. Either way the best
+    route found so far comes back unproven, or, when none was found, ``hint``'s route or staying put. ``log``
+    writes CP-SAT's search log to stderr.
     ``hint`` is a known route of ``position`` (another solver's best so far, the previous plan when re-planning)
     to start from: a good one saves much of the search, a bad or foreign one only its own cost.
-    One worker is the default and the fastest on this model (see the module docstring). ``on_bound`` is called,
-    from CP-SAT's thread, with each better proven upper bound on the best route's score (new towns minus the
-    home-town penalty) while the best route is sought: another solver may use it to prune (see ``solve``).
+    One worker is the default and the fastest on this model (see docs/solver-measurements.md). ``on_bound`` is
+    called, from CP-SAT's thread, with each better proven upper bound on the best route's score (new towns minus
+    the home-town penalty) while the best route is sought: another solver may use it to prune (see ``solve``).
     ``connectivity`` picks how the model keeps collected towns reachable from the start: ``"cuts"`` (added as
     needed; the faster), ``"cuts-wide"`` (the same, plus a cut for every connected set of three towns and every
     ring of four once a solution strays: slower at the median, much faster on some puzzles; see :func:`solve`'s
@@ -631,22 +628,26 @@ def solve_cpsat(position: Position, *, alternatives: int = 1, time_limit: float 
 
     Raises:
         IllegalPositionError: the position breaks the rules.
-        SolverTimeoutError: no route at all within the time limit or before ``stop`` (not a bug).
-        SolverError: the strict caravan rule where it matters, an invalid model, or a route the verifier rejects
-            (a bug).
-        ValueError: ``alternatives`` or ``workers`` is below 1, or an unknown ``connectivity``.
+        UnsupportedError: the strict caravan rule where it matters (use the search solver).
+        SolverError: an invalid model, or a route the verifier rejects (a bug).
+        ValueError: ``alternatives`` or ``workers`` is below 1, a seed outside 0..2**31-1, or an unknown
+            ``connectivity``.
     """
     if alternatives < 1 or workers < 1:
         raise ValueError(f"alternatives and workers must be at least 1, got {alternatives!r} and {workers!r}")
+    if not 0 <= seed <= MAX_SEED:
+        raise ValueError(f"CP-SAT's random seed must be in 0..{MAX_SEED}, got {seed!r}")
     position.check()
+    budget = budget or Budget(limit or Limit(), stop)
     started = time.perf_counter()
     net = build_network(position)
-    if position.rules.caravan_when == "strict" and strict_rule_bites(net):
-        raise SolverError(
+    if position.rules.strict and strict_rule_bites(net):
+        raise UnsupportedError(
             "the strict caravan rule is not supported by the CP-SAT solver (whether a caravan is allowed depends "
             "on the order of the steps); use the search solver"
         )
-    route_model = _RouteModel(position, net, connectivity=connectivity)
+    route_model = _RouteModel(position, net, connectivity=connectivity, budget=budget, seed=seed, workers=workers,
+                              log=log)
     proto = route_model.model.proto
     stats: dict[str, Any] = {
         "build_time": time.perf_counter() - started,
@@ -657,25 +658,20 @@ def solve_cpsat(position: Position, *, alternatives: int = 1, time_limit: float 
     }
     logger.debug("cp-sat model for %s: %d variables, %d constraints, built in %.3f s",
                  position, stats["variables"], stats["constraints"], stats["build_time"])
-    deadline = started + time_limit
     start = _usable_route(position, hint)
     plans: list[Plan] = []
     while len(plans) < alternatives:
-        remaining = deadline - time.perf_counter()
-        if plans and (remaining <= 0 or (stop is not None and stop.is_set())):
+        if plans and budget.expired():
             break
         try:
-            plan, runs = route_model.solve(time_limit=remaining, seed=seed, workers=workers, log=log, stop=stop,
-                                           start=None if plans else start,
-                                           proven_before=all(p.proven for p in plans),
-                                           on_bound=None if plans else on_bound)
-        except SolverTimeoutError:
-            if not plans and not route_model.interrupted:
-                raise
+            plan, runs = route_model.solve(start=None if plans else start, proven_before=all(p.proven for p in plans),
+                                           first=not plans, on_bound=None if plans else on_bound)
+        except _NoSolution:
+            if not plans:
+                stats["status"] = "no solution"
+                plans.append(Plan.of(position, start or (), solver=SOLVER_NAME))
             break
         stats["solves"] += runs
-        if route_model.interrupted:
-            break
         if not plans:
             stats["status"] = runs[-1]["status"]  # the best plan's last phase
         if plan is None:
@@ -685,11 +681,13 @@ def solve_cpsat(position: Position, *, alternatives: int = 1, time_limit: float 
         plans.append(plan)
         if len(plans) < alternatives:
             route_model.exclude(plan)
-    if route_model.interrupted:
-        raise KeyboardInterrupt  # here, once CP-SAT has stopped (see _RouteModel._solve_interruptibly)
     solves = stats["solves"]
     stats.update(wall_time=sum(s["wall_time"] for s in solves), branches=sum(s["branches"] for s in solves))
     best = plans[0]
     plans.sort(key=lambda p: p.value, reverse=True)  # an unproven first plan may lose to a runner-up
-    return Solution(tuple(plans), best.proven and plans[0] is best, SOLVER_NAME,
+    proven = best.proven and plans[0] is best
+    trivial = len(net.collectable)  # every reachable town collected, no penalty
+    proven_bound = trivial if route_model.bound is None else min(trivial, route_model.bound)
+    bound = plans[0].score if proven else max(plans[0].score, proven_bound)
+    return Solution(tuple(plans), budget.status(proven=proven), bound, SOLVER_NAME,
                     time.perf_counter() - started, stats)

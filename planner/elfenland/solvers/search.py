@@ -11,7 +11,10 @@ Modelling assumptions (guarded by the solver-agreement tests):
   the least valuable cards that remain (``common.assemble``). Under the ``strict`` caravan rule the hand at
   each moment matters, so caravans pay explicit cards and the search branches over which.
 - State (town, collected, h, s) dominates (town, collected, h', s') when h ≥ h' and s ≥ s': everything the
-  second can still do, the first can do with no more cards. Dominated states are not expanded.
+  second can still do, the first can do with no more cards. Dominated states are not expanded. Under the strict
+  caravan rule that is unsound as it stands: one more matching card can forbid a caravan, so a bigger hand can do
+  less. There a state dominates only when it also holds exactly as many cards of every transport that lies on the
+  board as a counter: then every caravan test asks the same of both states, now and after any same payments.
 - Bound: the towns still collectable are at most as many as the cheapest ways into distinct uncollected towns
   that the budget can pay for (sum of the smallest entry costs ≤ s), which also bounds the cards needed to
   reach a given score. A ceiling on the score proven elsewhere (CP-SAT's, in a race) caps the count.
@@ -20,17 +23,19 @@ Modelling assumptions (guarded by the solver-agreement tests):
 from __future__ import annotations
 
 import itertools
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from planner.elfenland.plan import Pay, Plan, card_values, raft_cost
+from planner.common.limits import Budget, Limit
+from planner.elfenland.keep import card_values
+from planner.elfenland.plan import Pay, Plan
 from planner.elfenland.position import Hand, Position
-from planner.elfenland.rules import TRANSPORTS, Transport, counter_cost
+from planner.elfenland.rules import TRANSPORTS, Transport, counter_cost, raft_cost
 from planner.elfenland.solvers.common import Move, Solution, assemble
 
 _RAFT = TRANSPORTS.index(Transport.RAFT)
+_NO_LIMIT = 1 << 62
 _ANY = -1  # card index of a caravan's any-card payment
 
 
@@ -82,25 +87,27 @@ class _Option:
                    (count << _BUDGET) | (count << (card * _BITS)), paid)
 
 
-#: Asked every 1024 nodes with a way to get the best moves so far; returning true stops the search.
-Interrupt = Callable[[Callable[[], tuple[Move, ...]]], bool]
+#: Asked every 1024 nodes (with the node count and a way to get the best moves so far); true stops the search.
+Interrupt = Callable[[int, Callable[[], tuple[Move, ...]]], bool]
 #: Asked every 1024 nodes for a proven upper bound on the score (None: none yet); the search prunes with it.
 Ceiling = Callable[[], int | None]
 
 
 class SearchTimeout(Exception):
-    """The search ran out of its time budget (the best route so far is not proven)."""
+    """The search ran out of its budget or was stopped (the best route so far is not proven)."""
 
 
 class _Search:
-    def __init__(self, position: Position, *, alternatives: int, deadline: float | None,
+    def __init__(self, position: Position, *, alternatives: int, budget: Budget | None,
                  interrupt: Interrupt | None = None, ceiling: Ceiling | None = None) -> None:
         self.position = position
         self.alternatives = max(1, alternatives)
-        self.deadline = deadline
+        self.budget = budget
+        nodes = budget.limit.nodes if budget is not None else None
+        self.node_limit = _NO_LIMIT if nodes is None else nodes
         self.interrupt = interrupt
         self.ceiling_source = ceiling
-        self.strict = position.rules.caravan_when == "strict"
+        self.strict = position.rules.strict
         board = position.board
         self.codes = list(board.towns)
         index = {code: i for i, code in enumerate(self.codes)}
@@ -145,6 +152,10 @@ class _Search:
             self.transit[i] = min((o.count for o in opts), default=0)
         self.start = index[position.at]
         self.size = size
+        # Under the strict rule, the fields that must be equal for one state to dominate another: every counter
+        # transport on the board (see the module docstring); none otherwise.
+        on_board = {t.transport for t in position.tiles if t.transport is not None}
+        self.strict_mask = sum(_FIELD << (TRANSPORTS.index(t) * _BITS) for t in on_board) if self.strict else 0
         # Results: best value per (collected, end) and the moves reaching it.
         self.found: dict[tuple[int, int], tuple[tuple[int, int], tuple[Move, ...]]] = {}
         self.threshold: tuple[int, int] = (-(10**9), -(10**9))
@@ -154,8 +165,8 @@ class _Search:
         """The latest proven upper bound on the score from elsewhere (CP-SAT's), or None."""
 
     # -- the bound ---------------------------------------------------------------------------------------------
-    def _prunable(self, town: int, new: int, mask: int, cards: int) -> bool:
-        best_score, best_neg_spent = self.threshold
+    def _optimistic(self, town: int, new: int, mask: int, cards: int) -> tuple[int, int]:
+        """The most points any route on from this state can reach, and the fewest cards it then pays on top."""
         s = cards >> _BUDGET
         costs = []
         for bit, ways in self.entries:
@@ -182,9 +193,19 @@ class _Search:
             needed += cost
             extra += 1
         top = new + extra if self.ceiling is None else min(new + extra, self.ceiling)
+        return top, needed
+
+    def _prunable(self, town: int, new: int, mask: int, cards: int) -> bool:
+        best_score, best_neg_spent = self.threshold
+        top, needed = self._optimistic(town, new, mask, cards)
         if top != best_score:
             return top < best_score
-        return self.size - s + needed >= -best_neg_spent
+        return self.size - (cards >> _BUDGET) + needed >= -best_neg_spent
+
+    def upper_bound(self) -> int:
+        """A proven upper bound on the score of any route: the bound at the start (or the ceiling, if lower)."""
+        top, _ = self._optimistic(self.start, 0, 0, _pack(self.position.hand.counts, self.size))
+        return top
 
     # -- results -------------------------------------------------------------------------------------------------
     def _record(self, town: int, mask: int, new: int, s: int, path: list[Move]) -> None:
@@ -222,10 +243,13 @@ class _Search:
             self.frontier[key] = [cards]
             return False
         guarded = cards | _GUARD
+        strict_mask = self.strict_mask
+        same = cards & strict_mask
         for other in seen:
-            if ((other | _GUARD) - cards) & _GUARD == _GUARD:
+            if ((other | _GUARD) - cards) & _GUARD == _GUARD and other & strict_mask == same:
                 return True
-        seen[:] = [other for other in seen if (guarded - other) & _GUARD != _GUARD]
+        seen[:] = [other for other in seen
+                   if (guarded - other) & _GUARD != _GUARD or other & strict_mask != same]
         seen.append(cards)
         return False
 
@@ -234,9 +258,11 @@ class _Search:
 
     def _visit(self, town: int, mask: int, new: int, cards: int, path: list[Move]) -> None:
         self.nodes += 1
+        if self.nodes > self.node_limit:
+            raise SearchTimeout
         if self.nodes & 1023 == 0:
-            if (self.deadline is not None and time.perf_counter() > self.deadline) or (
-                    self.interrupt is not None and self.interrupt(self.best_moves)):
+            if (self.budget is not None and self.budget.expired()) or (
+                    self.interrupt is not None and self.interrupt(self.nodes, self.best_moves)):
                 raise SearchTimeout
             if self.ceiling_source is not None:
                 self.ceiling = self.ceiling_source()
@@ -309,7 +335,7 @@ def beam_route(position: Position, width: int) -> Plan:
     Raises:
         SolverError: the route failed the verifier (a bug).
     """
-    search = _Search(position, alternatives=1, deadline=None)
+    search = _Search(position, alternatives=1, budget=None)
     codes = search.codes
     Trail = tuple[tuple[int, _Option, Hand | None], Any] | None  # the steps so far, last first
     layer: list[tuple[int, int, int, int, Trail]] = [
@@ -340,23 +366,22 @@ def beam_route(position: Position, width: int) -> Plan:
     return assemble(position, moves, proven=False, solver="search")
 
 
-def solve_search(position: Position, *, alternatives: int = 1, time_limit: float | None = None,
-                 interrupt: Interrupt | None = None, ceiling: Ceiling | None = None) -> Solution:
+def solve_search(position: Position, *, alternatives: int = 1, limit: Limit | None = None,
+                 budget: Budget | None = None, interrupt: Interrupt | None = None,
+                 ceiling: Ceiling | None = None) -> Solution:
     """The best route (and ``alternatives - 1`` runners-up with other towns or end town) by exact search.
 
-    With ``time_limit`` (seconds), or when ``interrupt`` returns true (it is asked every 1024 nodes, and given a
-    way to read the best moves so far), the search stops early and the best route found so far is returned
-    unproven. ``ceiling``, asked as often, may return an upper bound on the score proven elsewhere (CP-SAT's):
-    the search then prunes every branch that could only beat it, and its proof leans on that bound
-    (``stats["ceiling"]``).
+    The search gives up when ``limit`` (or the running ``budget``, which also carries a stop event) runs out, or
+    when ``interrupt`` returns true (it is asked every 1024 nodes, and given a way to read the best moves so far);
+    the best route found so far is then returned unproven. ``ceiling``, asked as often, may return an upper bound
+    on the score proven elsewhere (CP-SAT's): the search then prunes every branch that could only beat it, and its
+    proof leans on that bound (``stats["ceiling"]``). A node limit gives the same answer on any machine.
 
     Raises:
         SolverError: a found route failed the verifier (a bug).
     """
-    started = time.perf_counter()
-    search = _Search(position, alternatives=alternatives,
-                     deadline=None if time_limit is None else started + time_limit, interrupt=interrupt,
-                     ceiling=ceiling)
+    budget = budget or Budget(limit or Limit())
+    search = _Search(position, alternatives=alternatives, budget=budget, interrupt=interrupt, ceiling=ceiling)
     proven = True
     try:
         search.run()
@@ -367,4 +392,5 @@ def solve_search(position: Position, *, alternatives: int = 1, time_limit: float
     stats: dict[str, Any] = {"nodes": search.nodes, "states": sum(len(v) for v in search.frontier.values())}
     if search.ceiling is not None:
         stats["ceiling"] = search.ceiling  # the proof leans on this bound too
-    return Solution(plans, proven, "search", time.perf_counter() - started, stats)
+    bound = plans[0].score if proven else max(plans[0].score, search.upper_bound())
+    return Solution(plans, budget.status(proven=proven), bound, "search", budget.elapsed(), stats)

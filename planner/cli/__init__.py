@@ -1,0 +1,35 @@
+"""The planner's command line: thin glue between the terminal and the library (parse, one call, render).
+
+``elfenland`` is :data:`cli`; each command lives in a module of its own, and what they share (exit codes,
+consoles, Ctrl-C, option types) in :mod:`planner.cli.conventions`.
+"""
+
+from __future__ import annotations
+
+import click
+
+from planner import __version__
+from planner.cli.board import board, show
+from planner.cli.check import check
+from planner.cli.conventions import CONTEXT
+from planner.cli.route import route
+
+__all__ = ["cli"]
+
+
+@click.group(context_settings=CONTEXT)
+@click.version_option(__version__, "-V", "--version", prog_name="elfenland")
+def cli() -> None:
+    """Elfenland planner: the card-optimal route that collects the most new towns, proven optimal.
+
+    \b
+    Examples:
+      elfenland route scenarios/01-first-steps.toml
+      elfenland route --at elv --hand "D D C U R R P T" --tile "elv-lap P, lap-vir E" --visited riv
+      elfenland check scenarios/01-first-steps.toml --route "lap/P vir/E"
+      elfenland board dag
+    """
+
+
+for command in (route, check, board, show):
+    cli.add_command(command)

@@ -1,0 +1,71 @@
+"""Elfenland's shared flags: the position (overriding a file's keys), the solver and its limits."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import click
+
+from planner.cli.conventions import SecondsType
+from planner.elfenland.inputs import Overrides
+from planner.elfenland.rules import FIRST_ROUND, LAST_ROUND, RULE_OPTIONS
+from planner.elfenland.solvers import DEFAULT_LIMIT, MAX_SEED, SOLVERS, Limit
+
+__all__ = ["overrides_from", "limit_from", "position_options", "solver_options"]
+
+_RULE_FLAGS = {name: f"--{name.replace('_', '-')}" for name in RULE_OPTIONS}
+
+
+def position_options(func: Callable[..., Any]) -> Callable[..., Any]:
+    """The position as flags; they take the place of what a position file says, or fill in what it lacks."""
+    options = [
+        click.option("--at", metavar="TOWN", help="Town where the boot stands (name, alias or code: elv, dag)."),
+        click.option("--hand", metavar="CARDS", help='Cards in hand: "D D C U R R P T", DDCRR, ddc, D2, '
+                                                     '"dragon x2 cloud".'),
+        click.option("--tile", "tiles", multiple=True, metavar="ROAD COUNTER",
+                     help='A counter on a road: "lap-riv D", "elv-erg U+X" (obstacle); repeat or comma-separate; '
+                          '"ROAD -" removes one.'),
+        click.option("--visited", metavar="TOWNS", help="Towns already collected: riv,tic (- for none)."),
+        click.option("--home", metavar="TOWN", help="Home-town card (- for none)."),
+        click.option("--round", "round_", type=click.IntRange(FIRST_ROUND, LAST_ROUND),
+                     help=f"Round {FIRST_ROUND}..{LAST_ROUND}; the last applies the home penalty."),
+    ]
+    for name, option in RULE_OPTIONS.items():
+        if isinstance(option.default, bool):
+            options.append(click.option(f"{_RULE_FLAGS[name]}/--no-{_RULE_FLAGS[name][2:]}", name, default=None,
+                                        help=f"Rule: {option.help} [on]."))
+        else:
+            options.append(click.option(_RULE_FLAGS[name], name, type=click.Choice(option.texts),
+                                        help=f"Rule: {option.help} [{option.texts[0]}]."))
+    for option in reversed(options):
+        func = option(func)
+    return func
+
+
+def overrides_from(kwargs: dict[str, Any]) -> Overrides:
+    """The position flags of a command's keyword arguments (removed from them)."""
+    rules = {name: kwargs.pop(name) for name in RULE_OPTIONS}
+    return Overrides(at=kwargs.pop("at"), hand=kwargs.pop("hand"), tiles=tuple(kwargs.pop("tiles")),
+                     visited=kwargs.pop("visited"), home=kwargs.pop("home"), round=kwargs.pop("round_"),
+                     rules={k: v for k, v in rules.items() if v is not None} or None)
+
+
+def solver_options(func: Callable[..., Any]) -> Callable[..., Any]:
+    """--solver, --time-limit, --nodes, --seed."""
+    func = click.option("--seed", type=click.IntRange(0, MAX_SEED), default=0, show_default=True,
+                        help="CP-SAT random seed (auto on 18+ cards also runs seed+1, with wider cuts, "
+                             "on a second core).")(func)
+    func = click.option("--nodes", type=click.IntRange(1), default=None,
+                        help="Stop after this many search nodes (CP-SAT: conflicts per solve): the same answer "
+                             "on any machine.")(func)
+    func = click.option("--time-limit", type=SecondsType(), default=DEFAULT_LIMIT.time, show_default=True,
+                        help="Seconds before an unproven answer is returned (Ctrl-C returns one at once).")(func)
+    return click.option("--solver", type=click.Choice(SOLVERS), default="auto", show_default=True,
+                        help="search (pure Python), cpsat (OR-Tools) or auto (search, then CP-SAT if slow; "
+                             "CP-SAT on every core for hands of 18+ cards).")(func)
+
+
+def limit_from(time_limit: float, nodes: int | None) -> Limit:
+    """The solve limit the flags ask for."""
+    return Limit(time=time_limit, nodes=nodes)
