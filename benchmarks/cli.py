@@ -22,6 +22,7 @@ from pathlib import Path
 from solvers import percentile  # benchmarks/solvers.py, beside this script
 
 from planner.elfenland.generate import random_position
+from planner.elfenland.position_file import position_to_toml
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -39,7 +40,7 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory() as folder:
         for i in range(args.n):
             path = Path(folder) / f"p{i:02d}.toml"
-            path.write_text(random_position(rng, cards=args.cards, counters=35).to_toml())
+            path.write_text(position_to_toml(random_position(rng, cards=args.cards, counters=35)))
             started = time.perf_counter()
             done = subprocess.run([command, "route", str(path)], capture_output=True, text=True, check=False)
             times.append(time.perf_counter() - started)

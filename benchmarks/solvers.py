@@ -18,7 +18,7 @@ import sys
 import time
 
 from planner.elfenland.generate import random_position
-from planner.elfenland.solvers import solve
+from planner.elfenland.solvers import Limit, solve
 
 
 def percentile(values: list[float], fraction: float) -> float:
@@ -52,7 +52,7 @@ def main(argv: list[str] | None = None) -> int:
             times, proven, found = [], 0, []
             for position in positions:
                 started = time.perf_counter()
-                solution = solve(position, solver=solver, time_limit=args.time_limit)
+                solution = solve(position, solver=solver, limit=Limit(time=args.time_limit))
                 times.append(time.perf_counter() - started)
                 proven += solution.proven
                 found.append(solution.plan.value if solution.proven else None)

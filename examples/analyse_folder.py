@@ -15,8 +15,8 @@ import argparse
 import sys
 from pathlib import Path
 
-from planner.elfenland.position import load_position
-from planner.elfenland.solvers import SOLVERS, solve
+from planner.elfenland.position_file import load_position
+from planner.elfenland.solvers import SOLVERS, Limit, solve
 from planner.errors import PlannerError
 
 DEFAULT_FOLDER = Path(__file__).resolve().parents[1] / "scenarios"
@@ -32,8 +32,8 @@ def analyse(folder: Path, *, solver: str, time_limit: float) -> int:
     width = max(len(p.stem) for p in paths)
     for path in paths:
         try:
-            position = load_position(path)
-            solution = solve(position, solver=solver, time_limit=time_limit)
+            position = load_position(str(path))
+            solution = solve(position, solver=solver, limit=Limit(time=time_limit))
         except PlannerError as error:
             print(f"{path.stem:<{width}}  ERROR {error}")
             bad += 1

@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 
 from planner.elfenland.explain import step_records, verdict
-from planner.elfenland.position import load_position
+from planner.elfenland.position_file import load_position
 from planner.elfenland.solvers import solve
 
 DEFAULT = Path(__file__).resolve().parents[1] / "scenarios" / "01-first-steps.toml"
@@ -24,7 +24,7 @@ DEFAULT = Path(__file__).resolve().parents[1] / "scenarios" / "01-first-steps.to
 def main(argv: list[str]) -> int:
     """Solve the file named in ``argv[1]`` (or the default scenario) and print the plan."""
     path = Path(argv[1]) if len(argv) > 1 else DEFAULT
-    position = load_position(path)
+    position = load_position(str(path))
     solution = solve(position)  # solver="auto": the exact search first, CP-SAT if it takes too long
     plan = solution.plan
 

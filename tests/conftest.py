@@ -8,6 +8,9 @@ Profiles (pick one with the ``HYPOTHESIS_PROFILE`` environment variable, default
   the reproduction blob printed on failure.
 
 Both use ``deadline=None``: solver and verifier timings vary too much between machines for per-example deadlines.
+
+Lanes: ``python -m pytest -q`` runs the quick default lane (tests marked ``slow`` are skipped); ``--slow`` runs
+every test, the slow sweeps included (what CI runs, as the README says).
 """
 
 from __future__ import annotations
@@ -43,6 +46,19 @@ settings.register_profile(
     suppress_health_check=[HealthCheck.too_slow],
 )
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--slow", action="store_true", help="also run the tests marked slow (the long sweeps)")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if config.getoption("--slow"):
+        return
+    skip = pytest.mark.skip(reason="a slow sweep: run with --slow")
+    for item in items:
+        if "slow" in item.keywords:
+            item.add_marker(skip)
 
 
 @pytest.fixture(scope="session")

@@ -21,19 +21,20 @@ from dataclasses import fields
 from hypothesis import strategies as st
 
 from planner.elfenland.board import Connection, load_board
-from planner.elfenland.plan import Pay, Step, raft_cost
+from planner.elfenland.plan import Pay, Step
 from planner.elfenland.position import Hand, Position, Tile
 from planner.elfenland.rules import (
     COUNTER_TRANSPORTS,
     COUNTERS,
     DECK,
     OBSTACLES,
-    OPTION_CHOICES,
+    RULE_OPTIONS,
     TRANSPORTS,
     Rules,
     Transport,
     can_carry,
     counter_cost,
+    raft_cost,
 )
 
 BOARD = load_board()
@@ -42,17 +43,10 @@ HOME_TOWNS: tuple[str, ...] = tuple(sorted(c for c, t in BOARD.towns.items() if 
 ROADS = tuple(BOARD.roads)
 MAX_HAND = 12
 
-# One strategy per Rules field; test_rules checks that every field of Rules is listed here.
-RULE_OPTIONS: dict[str, st.SearchStrategy[object]] = {
-    **{name: st.sampled_from(choices) for name, choices in OPTION_CHOICES.items()},
-    "rounds": st.sampled_from((3, 4)),
-    "home_variant": st.booleans(),
-}
-
-
 def any_rules() -> st.SearchStrategy[Rules]:
-    """Any valid combination of rule options."""
-    return st.fixed_dictionaries({f.name: RULE_OPTIONS[f.name] for f in fields(Rules)}).map(lambda kw: Rules(**kw))
+    """Any valid combination of rule options (every value of every option in the rules' own table)."""
+    return st.fixed_dictionaries({f.name: st.sampled_from(RULE_OPTIONS[f.name].values) for f in fields(Rules)}
+                                 ).map(lambda kw: Rules(**kw))
 
 
 def cards(max_size: int = MAX_HAND, *, min_size: int = 0) -> st.SearchStrategy[Hand]:
@@ -144,7 +138,8 @@ def routes(draw: st.DrawFn, position: Position, max_steps: int = 8) -> tuple[Ste
     left = position.hand
     steps: list[Step] = []
     honest = draw(st.integers(0, 3)) > 0
-    for _ in range(draw(st.integers(0, max_steps))):
+    # Half the walks ask for three steps or more: hypothesis favours small integers, and long walks matter most.
+    for _ in range(draw(st.integers(0, min(2, max_steps)) | st.integers(min(3, max_steps), max_steps))):
         links = board.links(here)
         options = [
             (c, pay, price)
@@ -153,7 +148,7 @@ def routes(draw: st.DrawFn, position: Position, max_steps: int = 8) -> tuple[Ste
             if _affordable(price, left)
             and not (
                 pay is Pay.CARAVAN
-                and position.rules.caravan_when == "strict"
+                and position.rules.strict
                 and any(p is Pay.COUNTER and _affordable(q, left) for p, q in _prices(position, c, here))
             )
         ]
@@ -184,3 +179,57 @@ def positions_and_routes(draw: st.DrawFn, max_steps: int = 8) -> tuple[Position,
     """A legal position (playable three times in four, else any) and a random route on it (see :func:`routes`)."""
     position = draw(playable_positions() if draw(st.integers(0, 3)) else positions())
     return position, draw(routes(position, max_steps))
+
+
+def _detour_shapes() -> list[tuple[Transport, str, str, tuple[str, ...]]]:
+    """Every (transport, S, Y, roads) where S, Y, X are pairwise joined by roads, X-Z1, Z1-Z2, Z2-Z3 are roads (all
+    towns distinct), and the transport costs 1 card on each road but X-Z1, where it costs 2. The roads are S-X,
+    S-Y, Y-X, X-Z1, Z1-Z2, Z2-Z3."""
+    shapes: list[tuple[Transport, str, str, tuple[str, ...]]] = []
+
+    def costs(transport: Transport, road: Connection) -> int | None:
+        return counter_cost(transport, road.terrain) if road.is_road else None
+
+    for transport in COUNTER_TRANSPORTS:
+        for sx in ROADS:
+            for s, x in ((sx.a, sx.b), (sx.b, sx.a)):
+                for sy in BOARD.links(s):
+                    y = sy.other(s)
+                    yx = BOARD.road(y, x)
+                    if y == x or yx is None or any(costs(transport, r) != 1 for r in (sx, sy, yx)):
+                        continue
+                    for xz in BOARD.links(x):
+                        z1 = xz.other(x)
+                        if z1 in (s, y) or costs(transport, xz) != 2:
+                            continue
+                        for z12 in BOARD.links(z1):
+                            z2 = z12.other(z1)
+                            if z2 in (s, y, x) or costs(transport, z12) != 1:
+                                continue
+                            for z23 in BOARD.links(z2):
+                                if z23.other(z2) not in (s, y, x, z1) and costs(transport, z23) == 1:
+                                    shapes.append((transport, s, y, (sx.id, sy.id, yx.id, xz.id, z12.id, z23.id)))
+    return shapes
+
+
+DETOURS = _detour_shapes()
+
+
+@st.composite
+def strict_caravan_traps(draw: st.DrawFn) -> Position:
+    """Positions built so that the strict caravan rule can make a bigger hand do less.
+
+    The boot can reach X directly or by a detour through a visited town (one more card); from X a road of
+    cost 2 with an obstacle (3 matching cards, or a caravan) leads on, then two roads of cost 1, all holding
+    counters of one transport.
+    Whether the hand at X may caravan the dear road depends on how many matching cards it holds: a smaller hand
+    (after the detour) may caravan it and keep its matching cards for the two roads after it. A search that lets
+    the bigger hand at X rule out the smaller one (plain state dominance) misses those routes.
+    """
+    transport, s, y, roads = draw(st.sampled_from(DETOURS))
+    tiles = tuple(Tile(road, transport, obstacle=i == 3) for i, road in enumerate(roads))
+    others = [t for t in TRANSPORTS if t is not transport]
+    matching = draw(st.sampled_from([4, 3, 5, 2]))  # 4: the direct way leaves exactly the obstacle road's price
+    hand = Hand.of([transport] * matching + draw(st.lists(st.sampled_from(others), min_size=3, max_size=5)))
+    rules = Rules(caravan_when="strict", caravan=draw(st.sampled_from(tuple(RULE_OPTIONS["caravan"].values))))
+    return Position(at=s, hand=hand, tiles=tiles, visited=frozenset({y}), rules=rules).check()

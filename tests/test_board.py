@@ -5,13 +5,16 @@ from __future__ import annotations
 import json
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 import networkx as nx
 import pytest
 
 from planner.elfenland.board import CAPITAL, Board, Connection, Terrain, load_board
 
-SHARED_BOARD = Path("/work/shared/board/elfenland.json")
+# The cross-checked board facts the project's data file was built from (eight digital implementations and a photo
+# of the printed board), kept in the repository so that the data file is checked against them everywhere.
+BOARD_FACTS = Path(__file__).parent / "data" / "elfenland-board-facts.json"
 
 # The 7 river segments as (upstream, downstream), per RULES.md.
 RIVER_FLOW = [
@@ -216,11 +219,11 @@ def test_distance_examples(board: Board) -> None:
 
 # -- consistency with the project's board facts ------------------------------------------------------------------
 @pytest.fixture(scope="module")
-def shared() -> dict:
-    return json.loads(SHARED_BOARD.read_text("utf-8"))
+def shared() -> dict[str, Any]:
+    return dict(json.loads(BOARD_FACTS.read_text("utf-8")))
 
 
-def test_towns_match_shared_board_facts(board: Board, shared: dict) -> None:
+def test_towns_match_shared_board_facts(board: Board, shared: dict[str, Any]) -> None:
     by_name = {t.name: t for t in board.towns.values()}
     assert set(by_name) == {t["name"] for t in shared["towns"]}
     for t in shared["towns"]:
@@ -233,7 +236,7 @@ def test_towns_match_shared_board_facts(board: Board, shared: dict) -> None:
     assert {by_name[n].code for n in shared["home_cards"]} == HOME_CARDS
 
 
-def test_connections_match_shared_board_facts(board: Board, shared: dict) -> None:
+def test_connections_match_shared_board_facts(board: Board, shared: dict[str, Any]) -> None:
     code = {t.name: t.code for t in board.towns.values()}
     seen = set()
     for c in shared["connections"]:
@@ -252,6 +255,6 @@ def test_connections_match_shared_board_facts(board: Board, shared: dict) -> Non
     assert seen == set(board.connections)
 
 
-def test_counts_match_shared_meta(board: Board, shared: dict) -> None:
+def test_counts_match_shared_meta(board: Board, shared: dict[str, Any]) -> None:
     for kind, count in shared["meta"]["counts"].items():
         assert len(of_terrain(board, Terrain(kind[0]))) == count

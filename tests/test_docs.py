@@ -33,7 +33,7 @@ def test_readme_opens_with_install_and_test_commands() -> None:
 
 def test_every_command_documented_with_help() -> None:
     runner = CliRunner()
-    for name, command in cli.commands.items():  # type: ignore[attr-defined]
+    for name, command in cli.commands.items():
         assert f"elfenland {name}" in README, f"README does not document 'elfenland {name}'"
         result = runner.invoke(cli, [name, "--help"])
         assert result.exit_code == 0

@@ -165,6 +165,14 @@ def test_unknown_transport_names_input_and_suggests() -> None:
         ("giant pig, troll wagon; elfcycle", "PET"),
         ("D", "D"),
         ("P E C U T D R", "PECUTDR"),
+        # What players type at a table: lower-case letters, a count after the letter.
+        ("ddc", "CDD"),
+        ("ddcurrpt", "PCUTDDRR"),
+        ("D2", "DD"),
+        ("d2 r3", "DDRRR"),
+        ("RAFT", "R"),
+        ("2 RAFTS", "RR"),
+        ("D+D+C", "CDD"),
         ("-", "-"),
         ("", "-"),
         ("  ", "-"),
@@ -189,10 +197,18 @@ def test_plural_two_word_card_names(text: str, canonical: str) -> None:
     ("text", "message"),
     [
         ("dragoon", "unknown transport 'dragoon' in hand"),
-        ("ddc", "unknown transport 'ddc' in hand"),
+        ("ddx", "unknown transport 'ddx' in hand"),
         ("x2 D", "count 'x2' in hand follows no card"),
         ("D 2", "count 2 at the end of hand counts no card"),
-        ("DDX", "unknown card letter 'X' in 'DDX' in hand; card letters are P E C U T D R"),
+        ("DDQ", "unknown card letter 'Q' in 'DDQ' in hand; card letters are P E C U T D R"),
+        ("DDX", "unknown card letter 'X' in 'DDX' in hand; X is an obstacle, a counter, never a card"),
+        # Found by fuzzing the CLI: each once crashed with a traceback.
+        ("² dragon", "unknown transport '²' in hand"),
+        ("0 dragons", "count 0 in '0' in hand must be between 1 and 99"),
+        ("Dx0", "count 0 in 'Dx0' in hand must be between 1 and 99"),
+        ("000000 D", "count 0 in '000000' in hand must be between 1 and 99"),
+        ("9" * 5000 + " dragons", r"count 999999 in '9{21}\.\.\.' in hand must be between 1 and 99"),
+        ("dragon x" + "9" * 4000, r"unknown transport 'x9{36}\.\.\.' in hand"),
     ],
 )
 def test_bad_hands_raise_naming_the_token(text: str, message: str) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import fields
+from typing import Any
 
 import pytest
 import strategies
@@ -21,14 +22,18 @@ from planner.elfenland.rules import (
     RAFT_DOWNSTREAM,
     RAFT_LAKE,
     RAFT_UPSTREAM,
+    RULE_OPTIONS,
     TRANSPORTS,
+    Caravan,
+    CaravanWhen,
+    HomeDistance,
     Rules,
     Terrain,
     Transport,
     can_carry,
     counter_cost,
 )
-from planner.errors import NotationError
+from planner.errors import IllegalPositionError, NotationError
 
 P, E, C, U, T, D, R = TRANSPORTS
 ROAD_TERRAINS = (Terrain.PLAIN, Terrain.FOREST, Terrain.DESERT, Terrain.MOUNTAIN)
@@ -111,7 +116,7 @@ def test_deck_counters_obstacles_hand_sizes() -> None:
 # -- caravans --------------------------------------------------------------------------------------------------
 @pytest.mark.parametrize("counter", [1, 2, 3])
 def test_flat_caravan_costs_three_or_four(counter: int, rules: Rules) -> None:
-    assert rules.caravan == "flat"
+    assert rules.caravan is Caravan.FLAT
     assert rules.caravan_cost(counter, obstacle=False) == 3
     assert rules.caravan_cost(counter + 1, obstacle=True) == 4
 
@@ -141,10 +146,10 @@ def test_default_options(rules: Rules) -> None:
         ({"home_distance": "air"}, "rule option home_distance = 'air' is not one of all, roads"),
         ({"rounds": 5}, "rule option rounds = 5 must be 3 or 4"),
         ({"rounds": "4"}, "rule option rounds = '4' must be 3 or 4"),
-        ({"home_variant": "yes"}, "rule option home_variant = 'yes' must be true or false"),
+        ({"home_variant": "yes"}, "rule option home_variant = 'yes' must be false or true"),
     ],
 )
-def test_bad_option_values_raise_naming_option_and_value(options: dict, message: str) -> None:
+def test_bad_option_values_raise_naming_option_and_value(options: dict[str, Any], message: str) -> None:
     with pytest.raises(NotationError) as info:
         Rules(**options)
     assert str(info.value) == message
@@ -158,8 +163,11 @@ def test_all_bad_option_values_are_reported_at_once() -> None:
 
 
 def test_from_mapping_rejects_unknown_options() -> None:
-    with pytest.raises(NotationError, match=r"unknown rule option 'rouns' in \[rules\]; options are caravan, "):
+    with pytest.raises(IllegalPositionError, match=r"unknown rule option 'rouns' in \[rules\]; did you mean 'rounds'"):
         Rules.from_mapping({"rouns": 3})
+    with pytest.raises(IllegalPositionError, match=r"unknown rule option 'speed' in \[rules\]; rule options are "
+                                                   r"caravan, caravan_when, rounds, home_distance, home_variant"):
+        Rules.from_mapping({"speed": 3})
 
 
 def test_from_mapping_and_to_mapping() -> None:
@@ -170,16 +178,64 @@ def test_from_mapping_and_to_mapping() -> None:
 
 
 def test_from_mapping_reports_unknown_keys_and_bad_values_together() -> None:
-    with pytest.raises(NotationError) as info:
+    with pytest.raises(IllegalPositionError) as info:
         Rules.from_mapping({"rouns": 3, "caravan": "cheap"})
+    assert [p.kind for p in info.value.problems] == ["unknown-key", "bad-rule"]
+    assert [p.field for p in info.value.problems] == ["rules.rouns", "rules.caravan"]
     assert "'rouns'" in str(info.value) and "'cheap'" in str(info.value)
 
 
-def test_strategy_covers_every_rule_option() -> None:
-    assert set(strategies.RULE_OPTIONS) == {f.name for f in fields(Rules)}
+@pytest.mark.parametrize(("data", "message"), [
+    ({"rounds": 3.0}, "rule option rounds = 3.0 must be 3 or 4"),
+    ({"rounds": True}, "rule option rounds = True must be 3 or 4"),
+    ({"home_variant": 1}, "rule option home_variant = 1 must be false or true"),
+    ({"caravan": "FLAT"}, "rule option caravan = 'FLAT' is not one of flat, scaled"),
+])
+def test_from_mapping_takes_only_the_options_own_types(data: dict[str, object], message: str) -> None:
+    # A position file says rounds = 3, not 3.0; a float or a bool that happens to compare equal is refused.
+    with pytest.raises(IllegalPositionError) as info:
+        Rules.from_mapping(data)
+    assert str(info.value) == message
+
+
+def test_the_option_table_covers_every_rule_field_with_its_default_first() -> None:
+    assert list(RULE_OPTIONS) == [f.name for f in fields(Rules)]
+    assert {name: option.default for name, option in RULE_OPTIONS.items()} == {
+        f.name: getattr(Rules(), f.name) for f in fields(Rules)}
+
+
+def test_options_are_enums_that_still_compare_to_their_text() -> None:
+    rules = Rules(caravan="scaled", caravan_when="strict", home_distance="roads")
+    assert (rules.caravan, rules.caravan_when, rules.home_distance) == (
+        Caravan.SCALED, CaravanWhen.STRICT, HomeDistance.ROADS)
+    assert rules.caravan == "scaled" and rules.strict
+
+
+@pytest.mark.parametrize(("text", "rules"), [
+    ("", Rules()),
+    ("caravan=scaled", Rules(caravan="scaled")),
+    ("caravan=sc,round=3", Rules(caravan="scaled", rounds=3)),
+    ("when=strict,distance=roads,home=off", Rules(caravan_when="strict", home_distance="roads", home_variant=False)),
+    ("caravan_when=strict,home_variant=off", Rules(caravan_when="strict", home_variant=False)),
+    ("home_distance=roads,home_variant=no", Rules(home_distance="roads", home_variant=False)),
+])
+def test_the_notation_rule_field_parses_forgivingly(text: str, rules: Rules) -> None:
+    assert Rules.from_str(text) == rules
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ("caravan", "rule item 'caravan' must look like 'caravan=scaled'"),
+    ("speed=3", "unknown rule option 'speed' in rules"),
+    ("car=scaled", "ambiguous rule option 'car' in rules: could be caravan, caravan_when"),
+    ("rounds=5", "unknown value of rule option rounds '5'"),
+    ("rounds=3.0", "unknown value of rule option rounds '3.0'"),
+])
+def test_the_notation_rule_field_refuses_what_it_cannot_read(text: str, message: str) -> None:
+    with pytest.raises(NotationError, match=message):
+        Rules.from_str(text)
 
 
 @given(strategies.any_rules())
-def test_generated_rules_are_valid_and_round_trip_through_mapping(rules: Rules) -> None:
-    assert rules.problems() == []
+def test_generated_rules_round_trip_through_mapping_and_notation(rules: Rules) -> None:
     assert Rules.from_mapping(rules.to_mapping()) == rules
+    assert Rules.from_str(str(rules)) == rules

@@ -13,12 +13,13 @@ from typing import Any
 
 import pytest
 
+from planner.common.svg import write_picture
 from planner.elfenland.board import load_board
 from planner.elfenland.plan import Plan, parse_route
 from planner.elfenland.position import Position, Tile
 from planner.elfenland.rules import Transport
-from planner.elfenland.svg import render_svg, write_picture
-from planner.errors import IllegalPositionError, PlannerError
+from planner.elfenland.svg import render_svg
+from planner.errors import IllegalPositionError, PlannerError, UnsupportedError
 
 NS = "{http://www.w3.org/2000/svg}"
 SIMPLE = "E@RIV-THR:f,D@JAC-THR:m RIV EDR - 1"
@@ -304,7 +305,7 @@ def test_write_svg(tmp_path: Path, simple_svg: str) -> None:
 
 
 def test_missing_directory_is_a_planner_error(tmp_path: Path, simple_svg: str) -> None:
-    with pytest.raises(PlannerError, match=r"cannot write picture .*: directory .*nowhere.* does not exist"):
+    with pytest.raises(UnsupportedError, match=r"cannot write picture .*: folder .*nowhere.* does not exist"):
         write_picture(simple_svg, tmp_path / "nowhere" / "route.svg")
 
 

@@ -9,10 +9,8 @@ from __future__ import annotations
 import click
 
 from planner import __version__
-from planner.cli.board import board, show
-from planner.cli.check import check
+from planner.cli import board, check, route
 from planner.cli.conventions import CONTEXT
-from planner.cli.route import route
 
 __all__ = ["cli"]
 
@@ -31,5 +29,5 @@ def cli() -> None:
     """
 
 
-for command in (route, check, board, show):
+for command in (route.route, check.check, board.board, board.show):
     cli.add_command(command)

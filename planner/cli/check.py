@@ -24,6 +24,7 @@ from planner.cli.positions import limit_from, overrides_from, position_options, 
 from planner.common.limits import Status
 from planner.common.problems import Problem
 from planner.elfenland import render, report
+from planner.elfenland.explain import verdict
 from planner.elfenland.inputs import read_position
 from planner.elfenland.plan import Plan, parse_route
 from planner.elfenland.position import Position
@@ -99,7 +100,7 @@ def check(source: str | None, route_text: str | None, solver: str, time_limit: f
     else:
         assert yours is not None
         console.print(render.route_table(yours, title="your route"))
-        console.print(Text(f"your route gets {yours.score} ({render.verdict(yours)})"))
+        console.print(Text(f"your route gets {yours.score} ({verdict(yours)})"))
         if yours.value >= best.value:
             console.print(Text("that is optimal", style="green"))
         else:

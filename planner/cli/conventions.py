@@ -53,19 +53,26 @@ def exit_code(error: PlannerError) -> int:
 
 
 class PlannerCliError(click.ClickException):
-    """A planner error shown as ``error: ...`` on standard error, with its documented exit code."""
+    """A planner error shown as ``error: ...`` on standard error; subclasses carry the documented exit codes."""
 
-    def __init__(self, message: str, code: int) -> None:
-        super().__init__(message)
-        self.exit_code = code
+    exit_code = EXIT_BUG
 
     def show(self, file: Any = None) -> None:
         err().print(Text(f"error: {self.message}", style="red"))
 
 
+class InputCliError(PlannerCliError):
+    exit_code = EXIT_INPUT
+
+
+class NoPlanCliError(PlannerCliError):
+    exit_code = EXIT_NO_PLAN
+
+
 def fail(error: PlannerError) -> NoReturn:
     """End the command with the error's message and exit code."""
-    raise PlannerCliError(str(error), exit_code(error))
+    kind = {EXIT_INPUT: InputCliError, EXIT_NO_PLAN: NoPlanCliError}.get(exit_code(error), PlannerCliError)
+    raise kind(str(error))
 
 
 def handle_errors(func: Callable[..., Any]) -> Callable[..., Any]:
@@ -97,7 +104,7 @@ def stop_on_ctrl_c() -> Iterator[threading.Event]:
         signal.signal(signal.SIGINT, previous)
 
 
-class SecondsType(click.ParamType):
+class SecondsType(click.ParamType):  # type: ignore[type-arg, unused-ignore]
     """A positive, finite number of seconds (``nan`` and ``inf`` are refused)."""
 
     name = "SECONDS"

@@ -31,13 +31,13 @@ def position_options(func: Callable[..., Any]) -> Callable[..., Any]:
         click.option("--round", "round_", type=click.IntRange(FIRST_ROUND, LAST_ROUND),
                      help=f"Round {FIRST_ROUND}..{LAST_ROUND}; the last applies the home penalty."),
     ]
-    for name, option in RULE_OPTIONS.items():
-        if isinstance(option.default, bool):
+    for name, rule in RULE_OPTIONS.items():
+        if isinstance(rule.default, bool):
             options.append(click.option(f"{_RULE_FLAGS[name]}/--no-{_RULE_FLAGS[name][2:]}", name, default=None,
-                                        help=f"Rule: {option.help} [on]."))
+                                        help=f"Rule: {rule.help} [on]."))
         else:
-            options.append(click.option(_RULE_FLAGS[name], name, type=click.Choice(option.texts),
-                                        help=f"Rule: {option.help} [{option.texts[0]}]."))
+            options.append(click.option(_RULE_FLAGS[name], name, type=click.Choice(rule.texts),
+                                        help=f"Rule: {rule.help} [{rule.texts[0]}]."))
     for option in reversed(options):
         func = option(func)
     return func

@@ -86,7 +86,9 @@ def _outcomes(jobs: list[_Job], workers: int, stop: threading.Event) -> Iterator
         for job in jobs:
             yield _solve_one(job, stop)
         return
-    context = multiprocessing.get_context()
+    # A fork server, not a fork of this process: a fork of a process that has loaded OR-Tools can inherit a held lock.
+    methods = multiprocessing.get_all_start_methods()
+    context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
     shared = context.Event()
     pool = ProcessPoolExecutor(max_workers=min(workers, len(jobs)), mp_context=context, initializer=_worker_init,
                                initargs=(shared,))

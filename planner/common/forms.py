@@ -131,10 +131,11 @@ class Form:
         self.data = data
         self.problems = problems
         self.where = where
+        inside = f" in [{where.rstrip('.')}]" if where else ""
         for key in data:
             if key not in keys:
                 hint = did_you_mean(key, keys) or f"; {what}s are {', '.join(keys)}"
-                self.problems.add("unknown-key", self.name(key), key, f"unknown {what} {self.name(key)!r}{hint}")
+                self.problems.add("unknown-key", self.name(key), key, f"unknown {what} {key!r}{inside}{hint}")
 
     def name(self, key: str) -> str:
         """The field's full name in messages: ``rules.caravan``."""
@@ -144,7 +145,8 @@ class Form:
         """Whether the key is given."""
         return key in self.data
 
-    def _wrong(self, key: str, expected: str, value: Any) -> None:
+    def wrong(self, key: str, expected: str, value: Any) -> None:
+        """Note that ``key`` holds a value of the wrong type (``hand must be a list of card names, got 5``)."""
         self.problems.add("bad-type", self.name(key), _short(value),
                           f"{self.name(key)} must be {expected}, got {_short(value)}")
 
@@ -158,7 +160,7 @@ class Form:
                                   f"missing key {self.name(key)!r} ({required})")
             return None
         if not isinstance(value, str):
-            self._wrong(key, "a string", value)
+            self.wrong(key, "a string", value)
             return None
         if not value.strip() and not empty:
             self.problems.add("empty", self.name(key), value,
@@ -174,7 +176,7 @@ class Form:
         if isinstance(value, str) and split:
             return [v for v in value.replace(",", " ").split() if v]
         if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-            self._wrong(key, "a list of names", value)
+            self.wrong(key, "a list of names", value)
             return None
         return list(value)
 
@@ -184,11 +186,11 @@ class Form:
         if value is None:
             return None
         if not isinstance(value, int) or isinstance(value, bool):
-            self._wrong(key, f"a whole number {low}..{high}", value)
+            self.wrong(key, f"a whole number {low}..{high}", value)
             return None
         if not low <= value <= high:
             self.problems.add("out-of-range", self.name(key), value,
-                              f"{self.name(key)} = {value} is not between {low} and {high}")
+                              f"{self.name(key)} {value} is not between {low} and {high}")
             return None
         return value
 
@@ -198,7 +200,7 @@ class Form:
         if value is None:
             return None
         if not isinstance(value, bool):
-            self._wrong(key, "true or false", value)
+            self.wrong(key, "true or false", value)
             return None
         return value
 
@@ -208,17 +210,20 @@ class Form:
         if value is None:
             return None
         if not isinstance(value, Mapping):
-            self._wrong(key, "a table", value)
+            self.problems.add("bad-type", self.name(key), _short(value),
+                              f"[{self.name(key)}] must be a table, got {_short(value)}")
             return None
         return Form(value, self.problems, keys=keys, where=f"{self.name(key)}.", what=what)
 
-    def mapping(self, key: str) -> Mapping[str, Any] | None:
-        """A sub-table whose keys are data, not names (``[tiles]``: road = counter)."""
+    def mapping(self, key: str, *, shape: str = "") -> Mapping[str, Any] | None:
+        """A sub-table whose keys are data, not names (``[tiles]``: road = counter); ``shape`` says what it maps."""
         value = self.data.get(key)
         if value is None:
             return None
         if not isinstance(value, Mapping):
-            self._wrong(key, "a table", value)
+            self.problems.add("bad-type", self.name(key), _short(value),
+                              f"[{self.name(key)}] must be a table{' of ' + shape if shape else ''}, "
+                              f"got {_short(value)}")
             return None
         return value
 
@@ -228,7 +233,7 @@ class Form:
         if value is None:
             return []
         if not isinstance(value, list) or not all(isinstance(v, Mapping) for v in value):
-            self._wrong(key, f"an array of tables ([[{key}]])", value)
+            self.wrong(key, f"an array of tables ([[{key}]])", value)
             return []
         return [Form(v, self.problems, keys=keys, where=f"{self.name(key)}[{i}].", what=what)
                 for i, v in enumerate(value, 1)]

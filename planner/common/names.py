@@ -80,8 +80,9 @@ class Names(Generic[K]):
             options = ", ".join(sorted(self.display[k] for k in keys))
             raise AmbiguousNameError(f"ambiguous {self.kind} {text!r}{where_part}: could be {options}",
                                      kind=f"ambiguous-{self.kind}", value=text)
-        close = difflib.get_close_matches(normalize(text), list(self.exact), n=3, cutoff=0.6)
+        close = difflib.get_close_matches(normalize(text)[:60], list(self.exact), n=3, cutoff=0.6)
         suggestions = sorted({self.display[k] for name in close for k in self.exact[name]})
         hint = f"; did you mean {' or '.join(repr(s) for s in suggestions)}?" if suggestions else ""
-        raise NotationError(f"unknown {self.kind} {text!r}{where_part}{hint}", kind=f"unknown-{self.kind}",
+        shown = repr(text if len(text) <= 40 else text[:37] + "...")
+        raise NotationError(f"unknown {self.kind} {shown}{where_part}{hint}", kind=f"unknown-{self.kind}",
                             value=text)

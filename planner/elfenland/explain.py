@@ -46,7 +46,7 @@ def step_records(plan: Plan) -> list[StepRecord]:
         connection = board.connections[step.connection]
         tile = tiles.get(step.connection)
         way = connection.way(step.frm)
-        terrain = str(connection.terrain) if way is None else connection.lake if way == "lake" else way
+        terrain = str(connection.terrain) if way is None else (connection.lake or way) if way == "lake" else way
         hand = hand.without(step.cards)
         new = step.to not in collected and board.towns[step.to].has_marker
         collected.add(step.to)

@@ -78,10 +78,15 @@ _NUMBER = re.compile(rf"^{_DIGITS}$")
 _TWO_WORD_NAMES = ("magiccloud", "giantpig", "trollwagon", "elfcycle")
 
 
+def _shown(token: str, limit: int = 24) -> str:
+    """``repr(token)``, cut short: a pasted token may be thousands of characters long."""
+    return repr(token if len(token) <= limit else token[: limit - 3] + "...")
+
+
 def _count(text: str, token: str, where: str) -> int:
     number = int(text)
     if not 1 <= number <= MAX_COUNT:
-        raise NotationError(f"count {number} in {token!r} in {where} must be between 1 and {MAX_COUNT}",
+        raise NotationError(f"count {number} in {_shown(token)} in {where} must be between 1 and {MAX_COUNT}",
                             kind="bad-count", value=token)
     return number
 
@@ -124,7 +129,8 @@ def parse_cards_partial(text: str, *, where: str = "hand") -> tuple[dict[Transpo
             repeat = _REPEAT.match(tok)
             if repeat:
                 if last is None:
-                    raise NotationError(f"count {tok!r} in {where} follows no card", kind="bad-count", value=tok)
+                    raise NotationError(f"count {_shown(tok)} in {where} follows no card", kind="bad-count",
+                                        value=tok)
                 counts[last] += _count(repeat.group(1), tok, where) - 1
                 continue
             letter_count = _LETTER_COUNT.match(tok)
@@ -150,7 +156,7 @@ def parse_cards_partial(text: str, *, where: str = "hand") -> tuple[dict[Transpo
                     bad = "".join(sorted(set(tok) - _CARD_LETTERS))
                     hint = ("X is an obstacle, a counter, never a card" if bad == "X"
                             else "card letters are P E C U T D R")
-                    raise NotationError(f"unknown card letter {bad!r} in {tok!r} in {where}; {hint}",
+                    raise NotationError(f"unknown card letter {bad!r} in {_shown(tok)} in {where}; {hint}",
                                         kind="unknown-card", value=tok) from None
                 raise
             counts[last] += number

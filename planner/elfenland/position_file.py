@@ -88,9 +88,13 @@ def position_from_mapping(data: Mapping[str, Any], *, source: str | None = None,
     if flags.hand is not None:
         hand = _hand([flags.hand], flag_problems, "--hand")
     else:
-        raw_hand = data.get("hand")
-        items: list[str] | None = [raw_hand] if isinstance(raw_hand, str) else form.strings("hand", split=False)
-        hand = _hand(items or [], file_problems, "hand")
+        raw_hand = data.get("hand", [])
+        if isinstance(raw_hand, str):
+            raw_hand = [raw_hand]
+        if not isinstance(raw_hand, list) or not all(isinstance(c, str) for c in raw_hand):
+            form.wrong("hand", "a list of card names or a string like 'DDCRR'", raw_hand)
+            raw_hand = []
+        hand = _hand(raw_hand, file_problems, "hand")
 
     if flags.visited is not None:
         names = [] if flags.visited.strip() == "-" else flags.visited.replace(",", " ").split()
@@ -111,14 +115,15 @@ def position_from_mapping(data: Mapping[str, Any], *, source: str | None = None,
     rules = Rules()
     if form.has("rules") and not isinstance(data["rules"], Mapping):
         form.table("rules", keys=())  # notes the wrong type
-    file_rules = data.get("rules") if isinstance(data.get("rules"), Mapping) else {}
+    raw_rules = data.get("rules")
+    file_rules: Mapping[str, Any] = raw_rules if isinstance(raw_rules, Mapping) else {}
     rules_given = file_problems.attempt("rules", Rules.from_mapping, file_rules)
     if flags.rules:
         merged = {**(rules_given or Rules()).to_mapping(), **_typed_rules(flags.rules, flag_problems)}
         rules_given = flag_problems.attempt("rules", Rules.from_mapping, merged)
     rules = rules_given or rules
 
-    tiles = _file_tiles(form.mapping("tiles") or {}, file_problems)
+    tiles = _file_tiles(form.mapping("tiles", shape="road = counter") or {}, file_problems)
     for text in flags.tiles:
         for item in (part.strip() for part in text.split(",")):
             if item:

@@ -158,6 +158,8 @@ class RuleOption:
     name: str
     values: tuple[Any, ...]
     help: str
+    aliases: tuple[str, ...] = ()
+    """Shorter keys accepted in the notation's rule field (``when=strict``)."""
 
     @property
     def default(self) -> Any:
@@ -168,6 +170,12 @@ class RuleOption:
     def texts(self) -> tuple[str, ...]:
         """The values as typed on the command line and in the notation: ``flat``, ``3``, ``true``."""
         return tuple(_text(v) for v in self.values)
+
+    def refusal(self, value: Any) -> str:
+        """Why ``value`` is not a value of this option: ``rule option rounds = 5 must be 3 or 4``."""
+        if isinstance(self.default, bool | int):
+            return f"rule option {self.name} = {value!r} must be {' or '.join(sorted(self.texts))}"
+        return f"rule option {self.name} = {value!r} is not one of {', '.join(self.texts)}"
 
     def parse(self, text: str) -> Any:
         """The value ``text`` names (a unique prefix will do; ``on``/``off``/``yes``/``no`` for switches).
@@ -195,19 +203,20 @@ RULE_OPTIONS: dict[str, RuleOption] = {
     option.name: option for option in (
         RuleOption("caravan", tuple(Caravan), "caravan cost: flat 3 (4 with obstacle), or scaled 2 + counter cost"),
         RuleOption("caravan_when", tuple(CaravanWhen), "caravans always allowed, or strict: only without the "
-                                                       "matching cards"),
+                                                       "matching cards", ("when",)),
         RuleOption("rounds", GAME_ROUNDS, "rounds in the game; the last applies the home-town penalty"),
-        RuleOption("home_distance", tuple(HomeDistance), "links counted to home: all, or roads only"),
-        RuleOption("home_variant", (True, False), "whether a home-town card costs points in the last round"),
+        RuleOption("home_distance", tuple(HomeDistance), "links counted to home: all, or roads only", ("distance",)),
+        RuleOption("home_variant", (True, False), "whether a home-town card costs points in the last round",
+                   ("home",)),
     )
 }
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Rules:
     """The rule options of the project's rules; the defaults are the original 1998 rules.
 
-    Strings are accepted for the enum options (``Rules(caravan="scaled")``) and stored as the enum members.
+    The enum options take their text too (``Rules(caravan="scaled")``), stored as the enum members.
 
     Attributes:
         caravan: :class:`Caravan`: flat 3 cards (4 with obstacle), or scaled 2 + the counter's cost.
@@ -220,20 +229,23 @@ class Rules:
         NotationError: a value that is not one of the option's values (every bad option named).
     """
 
-    caravan: Caravan = Caravan.FLAT
-    caravan_when: CaravanWhen = CaravanWhen.ALWAYS
-    rounds: int = 4
-    home_distance: HomeDistance = HomeDistance.ALL
-    home_variant: bool = True
+    caravan: Caravan
+    caravan_when: CaravanWhen
+    rounds: int
+    home_distance: HomeDistance
+    home_variant: bool
 
-    def __post_init__(self) -> None:
+    def __init__(self, caravan: Caravan | str = Caravan.FLAT, caravan_when: CaravanWhen | str = CaravanWhen.ALWAYS,
+                 rounds: int = 4, home_distance: HomeDistance | str = HomeDistance.ALL,
+                 home_variant: bool = True) -> None:
+        given = {"caravan": caravan, "caravan_when": caravan_when, "rounds": rounds, "home_distance": home_distance,
+                 "home_variant": home_variant}
         found = Problems()
         for option in RULE_OPTIONS.values():
-            value = getattr(self, option.name)
+            value = given[option.name]
             match = next((v for v in option.values if _same(v, value)), None)
             if match is None:
-                found.add("bad-rule", f"rules.{option.name}", value, f"rule option {option.name} = {value!r} is "
-                          f"not one of {', '.join(option.texts)}")
+                found.add("bad-rule", f"rules.{option.name}", value, option.refusal(value))
             else:
                 object.__setattr__(self, option.name, match)
         if found:
@@ -276,8 +288,7 @@ class Rules:
             raw = data[name]
             match = next((v for v in option.values if _same(v, raw)), None)
             if match is None:
-                problems.add("bad-rule", form.name(name), raw, f"rule option {name} = {raw!r} is not one of "
-                             f"{', '.join(option.texts)}")
+                problems.add("bad-rule", form.name(name), raw, option.refusal(raw))
             else:
                 values[name] = match
         problems.check()
@@ -290,7 +301,8 @@ class Rules:
         Raises:
             NotationError: an unknown option, a malformed item or a bad value.
         """
-        keys = Names("rule option", {name: (name,) for name in RULE_OPTIONS}, {n: n for n in RULE_OPTIONS})
+        keys = Names("rule option", {name: (name, *o.aliases) for name, o in RULE_OPTIONS.items()},
+                     {n: n for n in RULE_OPTIONS})
         values: dict[str, Any] = {}
         for item in (part for part in text.split(",") if part):
             key, equals, value = item.partition("=")

@@ -10,9 +10,8 @@ import heapq
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from planner.elfenland.plan import raft_cost
 from planner.elfenland.position import Position
-from planner.elfenland.rules import Transport, counter_cost
+from planner.elfenland.rules import Transport, counter_cost, raft_cost
 
 __all__ = ["Arc", "Network", "Road", "build_network", "strict_rule_bites"]
 
