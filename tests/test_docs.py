@@ -26,7 +26,7 @@ def test_readme_opens_with_install_and_test_commands() -> None:
     assert "pip install -e ." in first and "elfenland route scenarios/" in first
     scenario = re.search(r"elfenland route (\S+)", first)
     assert scenario and (ROOT / scenario.group(1)).is_file()
-    assert "pip install -e '.[test]'" in second and "python -m pytest -q" in second
+    assert "pip install -e '.[test]'" in second and "python -m pytest -q --slow" in second
     ci = (ROOT / ".ci" / "run").read_text()
     assert second.strip().split("&& ", 2)[-1] in ci  # CI runs exactly the README's test command
 
