@@ -55,3 +55,57 @@ def test_python_examples_run_and_print_what_they_say() -> None:
 def test_console_examples_run(line: str) -> None:
     result = CliRunner().invoke(cli, shlex.split(line[2:])[1:], env={"NO_COLOR": "1"})
     assert result.exit_code == 0, result.output
+
+
+DOCS = sorted((ROOT / "docs").glob("*.md"))
+
+
+@pytest.mark.parametrize("page", [ROOT / "README.md", *DOCS], ids=lambda p: p.name)
+def test_every_relative_link_resolves_in_the_repository(page: Path) -> None:
+    # A reader of the project has the repository, nothing beside it (the README once linked ../shared/RULES.md).
+    text = page.read_text(encoding="utf-8")
+    for target in re.findall(r"\]\(([^)\s]+)\)", text):
+        if re.match(r"[a-z]+:", target) or target.startswith("#"):
+            continue
+        path = (page.parent / target.split("#")[0]).resolve()
+        assert path.is_relative_to(ROOT) and path.exists(), f"{page.name} links {target!r}, which is not in the repo"
+
+
+def _markdown_table(text: str, header: str) -> list[list[str]]:
+    """The rows of the Markdown table whose header row starts with ``header``."""
+    lines = text.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith(f"| {header}"))
+    rows = []
+    for line in lines[start + 2:]:
+        if not line.startswith("|"):
+            break
+        rows.append([cell.strip() for cell in line.strip("|").split("|")])
+    return rows
+
+
+def test_the_rules_document_states_the_cost_table_the_code_uses() -> None:
+    from planner.elfenland.rules import COSTS, Terrain, Transport
+
+    rows = _markdown_table((ROOT / "docs" / "RULES.md").read_text(encoding="utf-8"), "transport |")
+    terrains = [Terrain.PLAIN, Terrain.FOREST, Terrain.DESERT, Terrain.MOUNTAIN]
+    by_title = {t.title: t for t in Transport}
+    table = {by_title[name]: cells for name, *cells in rows}
+    assert set(table) == set(COSTS)
+    for transport, cells in table.items():
+        for terrain, cell in zip(terrains, cells, strict=True):
+            assert COSTS[transport].get(terrain) == (None if cell == "—" else int(cell)), (transport, terrain)
+
+
+def test_the_rules_document_lists_every_rule_option_with_its_values() -> None:
+    from planner.elfenland.rules import RULE_OPTIONS
+
+    rows = _markdown_table((ROOT / "docs" / "RULES.md").read_text(encoding="utf-8"), "option |")
+    documented = {name.strip("`"): [v.strip(" `") for v in values.split(",")] for name, values, _ in rows}
+    assert documented == {name: list(option.texts) for name, option in RULE_OPTIONS.items()}
+
+
+def test_no_readme_example_writes_over_a_tracked_file() -> None:
+    # The picture example once overwrote docs/first-steps.png, a file of the repository.
+    for block in blocks("bash") + blocks("console") + [README]:
+        for target in re.findall(r"--(?:svg|png) (\S+)", block):
+            assert not (ROOT / target).exists(), f"README example writes over {target}"

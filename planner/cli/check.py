@@ -74,7 +74,7 @@ def check(source: str | None, route_text: str | None, solver: str, time_limit: f
             click.echo(json.dumps(report.check_dict(position, []), indent=2, ensure_ascii=False))
             return
         console.print(render.position_summary(position))
-        console.print(Text(f"position: {position}", style="dim"))
+        console.print(render.position_line(position), soft_wrap=True)
         if position.warnings():
             err().print(render.notes_view(position.warnings()))
         console.print(Text("position is legal", style="green"))

@@ -9,6 +9,7 @@ import sys
 import threading
 from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Any
 
@@ -92,6 +93,7 @@ def _outcomes(jobs: list[_Job], workers: int, stop: threading.Event) -> Iterator
     shared = context.Event()
     pool = ProcessPoolExecutor(max_workers=min(workers, len(jobs)), mp_context=context, initializer=_worker_init,
                                initargs=(shared,))
+    done = 0
     try:
         futures = [pool.submit(_worker_solve, job) for job in jobs]
         for future in futures:
@@ -99,7 +101,13 @@ def _outcomes(jobs: list[_Job], workers: int, stop: threading.Event) -> Iterator
                 if stop.is_set():
                     shared.set()
                 wait([future], timeout=POLL * 5)
-            yield future.result()
+            outcome = future.result()
+            done += 1
+            yield outcome
+    except BrokenProcessPool:
+        # The workers could not start (e.g. a __main__ they cannot import again): solve the rest here, one by one.
+        for job in jobs[done:]:
+            yield _solve_one(job, stop)
     finally:
         shared.set()  # stop what still runs if the caller stopped early
         pool.shutdown(wait=True, cancel_futures=True)
@@ -167,6 +175,7 @@ def route(sources: tuple[str, ...], solver: str, time_limit: float, nodes: int |
                 if warnings:
                     diagnostics.print(render.notes_view(warnings))
                 console.print(render.solution_view(position, solution, source=source if several else None))
+                console.print(render.position_line(position), soft_wrap=True)
             if svg or png:
                 draw(position, solution.plans, svg, png)
             if solution.status is Status.STOPPED:

@@ -32,6 +32,12 @@ def position_summary(position: Position) -> Text:
     return text
 
 
+def position_line(position: Position) -> Text:
+    """The position in compact notation, to copy, edit and paste back (print it with ``soft_wrap=True``, so a
+    long one stays one line)."""
+    return Text(f"position: {position}", style="dim")
+
+
 def route_table(plan: Plan, *, title: str | None = None) -> Table:
     """The steps of a plan as a table: from → to, by what, cards paid, new town."""
     table = Table(title=title, title_justify="left", show_edge=False, pad_edge=False)
@@ -81,12 +87,11 @@ def verdict_line(solution: Solution) -> Text:
 
 
 def solution_view(position: Position, solution: Solution, *, source: str | None = None) -> RenderableType:
-    """Everything ``elfenland route`` prints for one position."""
+    """Everything ``elfenland route`` prints for one position, but its :func:`position_line`."""
     parts: list[RenderableType] = []
     if source:
         parts.append(Text(source, style="dim"))
     parts.append(position_summary(position))
-    parts.append(Text(f"position: {position}", style="dim"))
     best = solution.plan
     if best.steps:
         parts.append(route_table(best))

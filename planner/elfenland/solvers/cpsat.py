@@ -18,57 +18,13 @@ Modelling assumptions (the agreement tests against a brute force guard each one)
   interchangeable for paying, whichever way the boot goes.
 * **Strict caravans are not modelled.** Under ``caravan_when = "strict"`` a caravan is legal only while the hand
   *at that moment* cannot pay the counter, which depends on the step order. :func:`solve_cpsat` raises
-  :class:`~planner.errors.SolverError` for it (use the search solver), unless the rule cannot bite: no road whose
+  :class:`~planner.errors.UnsupportedError` for it (use the search solver), unless the rule cannot bite: no road whose
   counter the hand can pay also has an affordable caravan.
 
-Proof speed. With one worker on the dev machine, positions with 35 counters and 20-card hands are proven in
-0.4 s at the median (p99 1.4-1.8 s, slowest 1.5-1.9 s of 150), 16 cards in 0.2 s (p95 0.8 s), 8 cards in
-0.1 s, and real-game positions in a few milliseconds. What made the difference, each measured against the
-plain model:
-
-* **Lexicographic in two solves.** First the most points, then, with the points fixed, the fewest cards. The
-  first objective is a small integer, so the linear relaxation's bound rounds down to a proof; a single weighted
-  objective ``points * BIG - cards`` leaves a fractional gap that took 3-4 times longer to close.
-* **Subset cuts.** For every pair of neighbouring towns and every triangle of them (the start excluded), a
-  town of the set is collected only if the route enters the set: these generalised subtour cuts forbid the
-  shortest loops away from the start from the outset. Measured on 80 dense 20-card puzzles with the puzzle
-  start route as hint (seconds in all, seeds 0 and 1): pairs and triangles 28.0 and 30.9; every connected set
-  of up to three towns 37.5 and 39.0 (the extra rows slow every LP more than they save); pairs alone 31.0
-  and 30.8; no cut sets 49.0 and 47.2. Some puzzles, though, need those wider cuts: ``connectivity =
-  "cuts-wide"`` adds them once a solution strays, and ``solve``'s puzzle portfolio runs it beside the narrow one.
-* **Linear relaxation of enforced constraints.** CP-SAT's presolve turns many of the constraints into enforced
-  (half-reified) ones, which its default linearization level leaves out of the relaxation; the solver therefore
-  runs with ``linearization_level = 2`` (the one parameter beyond the four of the style guide: 3-10 times
-  faster here, and the dense puzzles were not proven in 30 s without it) and one worker (CP-SAT's
-  multi-worker portfolio was 5-20 times slower on this model).
-* **Payments per price class, not per road.** Counted per road, "counter on this road, caravan on that one"
-  and the reverse were two solutions of one route whenever two roads had the same prices, and every proof
-  refuted each of them. On the 33 slowest of 210 twenty-card puzzles (two seeds each), counting per class cut
-  the total time by a third (110 s to 73 s; the slowest 8.7 s to 2.5 s).
-* **Connectivity by cuts as needed, not by a flow.** The flow's capacity links (flow at most the number of towns
-  times the traversals) barely tighten the relaxation, yet its integer variables made every proof branch over
-  them: without it the points phase of the slowest puzzles took a quarter of the time, but mostly collected
-  towns in loops the start cannot reach. Adding cuts for the loops found and solving again converges after 0-10
-  cuts (median 2 on 150 twenty-card puzzles); the cut for everything outside the start's group matters (one
-  puzzle needed 55 cuts and 45 s without it, 5 cuts with it). Measured on those 150 puzzles with no hint:
-  total 105 s with the flow, 68 s with cuts; slowest 7.6 s and 1.5 s.
-* **A good start.** ``hint`` takes a known route (another solver's best so far): it halves the time on the
-  hardest positions, where the bound comes early and most of the time goes into finding the optimum.
-* Arcs beyond the hand's reach (cheapest cost from the start) are left out, every count is bounded by what the
-  hand can pay, and the end town and the collected towns are exact functions of the counts.
-
-Tried and dropped (no faster, though exact): a multi-commodity flow, an undirected flow, rank (Miller-Tucker-
-Zemlin) constraints on a first-visit tree; subset cuts of four towns from the outset (``cuts-wide`` cuts rings of
-four only once a solution strays); cuts from every solution found, not only the last; bounding each round by the
-previous round's optimum; dominance cuts (a connection taken both ways is taken once each way; a caravan only when
-the hand lacks the matching cards, again with price classes; an arc taken twice needs a downstream river step
-between); decision strategies. Parameters tried on the slowest 20-card positions, none beyond the run-to-run noise:
-probing off or light, ``use_lns`` in the one worker, ``optimize_with_lb_tree_search``, eager LP constraints, hint
-repair, objective shaving, objective lower-bound search, LP or pseudo-cost branching, no symmetry detection, inexact
-LP reasons; two workers, quick-restart branching and interleaved subsolvers were 5-15 times slower; but two single-
-worker runs with different seeds side by side, the quicker winning, are what ``solve(solver="auto")`` does for
-puzzles (see its ``_portfolio``). SCIP (through OR-Tools' linear solver) on the same model was slower still (median
-2.4 s on the 33 slowest puzzles).
+What makes the model fast (each measured against the plain model; the numbers and the commands that made them are
+in ``docs/solver-measurements.md``): two lexicographic solves (points, then cards), static subset cuts for
+neighbouring pairs and triangles, ``linearization_level = 2`` (the one parameter beyond the style guide's four),
+one worker, payments counted per price class, connectivity by cuts added as needed, and a starting route.
 
 Only this module imports ortools, and only inside functions (the import costs about a second).
 """
