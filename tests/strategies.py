@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 
 from planner.elfenland.board import Connection, load_board
 from planner.elfenland.plan import Pay, Step
-from planner.elfenland.position import Hand, Position, Tile
+from planner.elfenland.position import Hand, Opponent, Position, Tile
 from planner.elfenland.rules import (
     COUNTER_TRANSPORTS,
     COUNTERS,
@@ -91,10 +91,12 @@ def positions(
     min_cards: int = 0,
     max_cards: int = MAX_HAND,
     at: st.SearchStrategy[str] | None = None,
+    round_keys: bool = True,
 ) -> Position:
-    """Legal positions; ``rules`` defaults to any rule options."""
+    """Legal positions; ``rules`` defaults to any rule options. With ``round_keys`` some also carry the keys of the
+    drawing and planning phases (supply, display, seen, players, opponents)."""
     chosen = draw(rules if rules is not None else any_rules())
-    return Position(
+    position = Position(
         at=draw(at if at is not None else st.sampled_from(TOWNS)),
         hand=draw(cards(max_cards, min_size=min_cards)),
         tiles=draw(tiles(max_tiles, min_tiles=min_tiles)),
@@ -103,6 +105,45 @@ def positions(
         round=draw(st.integers(1, chosen.rounds)),
         rules=chosen,
     )
+    return draw(round_keys_of(position)) if round_keys and draw(st.booleans()) else position
+
+
+def _some_counters(draw: st.DrawFn, stock: Counter[Transport], most: int) -> Hand:
+    """Up to ``most`` counters taken from ``stock`` (which they leave)."""
+    taken: list[Transport] = []
+    for _ in range(draw(st.integers(0, most))):
+        left = [t for t in COUNTER_TRANSPORTS if stock[t] > 0]
+        if not left:
+            break
+        transport = draw(st.sampled_from(left))
+        stock[transport] -= 1
+        taken.append(transport)
+    return Hand.of(taken)
+
+
+NAMES = st.text(st.characters(exclude_categories=["Cs"]), min_size=1, max_size=8).filter(str.strip)
+
+
+@st.composite
+def round_keys_of(draw: st.DrawFn, position: Position) -> Position:
+    """``position`` with legal drawing-and-planning keys: no counter type over the 8 the game has."""
+    stock = Counter({t: COUNTERS[t] - sum(tile.transport is t for tile in position.tiles) for t in COUNTER_TRANSPORTS})
+    supply = _some_counters(draw, stock, 5)
+    display = _some_counters(draw, stock, 5)
+    seen = _some_counters(draw, stock, 2)
+    opponents = []
+    for name in draw(st.lists(NAMES, max_size=3, unique=True)):
+        counters = _some_counters(draw, stock, 3)
+        opponents.append(Opponent(name=name, at=draw(st.sampled_from(TOWNS)),
+                                  visited=draw(st.frozensets(st.sampled_from(TOWNS), max_size=6)),
+                                  counters=counters, secret=draw(st.integers(0, 5 - len(counters))),
+                                  obstacle=draw(st.booleans()), points=draw(st.integers(0, 20))))
+    held = int(draw(st.booleans())) + sum(o.obstacle for o in opponents)
+    placed = sum(t.obstacle for t in position.tiles)
+    fewest = max(2, len(opponents) + 1, placed + held)
+    players = draw(st.none() | st.integers(fewest, 6)) if fewest <= 6 else None
+    return position.replace(supply=supply, display=display, seen=seen, opponents=tuple(opponents),
+                            obstacle=bool(held - sum(o.obstacle for o in opponents)), players=players)
 
 
 def _prices(position: Position, connection: Connection, here: str) -> list[tuple[Pay, Hand | int]]:

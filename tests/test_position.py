@@ -157,8 +157,9 @@ def test_split_obstacle_keys_are_different_roads_only() -> None:
         ({"at": "ELV", "visted": []}, "unknown key 'visted'; did you mean 'visited'?"),
         ({"at": "ELV", "hnad": "D"}, "unknown key 'hnad'; did you mean 'hand'?"),
         (
-            {"at": "ELV", "speed": "D"},
-            "unknown key 'speed'; keys are title, notes, round, at, hand, visited, home, tiles, rules, expect",
+            {"at": "ELV", "colour": "D"},
+            "unknown key 'colour'; keys are title, notes, round, at, hand, visited, home, tiles, rules, expect, "
+            "supply, obstacle, display, seen, players, opponent",
         ),
         ({}, "missing key 'at' (where the boot stands, e.g. at = \"Elvenhold\", or --at)"),
         ({"at": 3}, "at must be a string, got 3"),
@@ -168,7 +169,7 @@ def test_split_obstacle_keys_are_different_roads_only() -> None:
         ({"at": "ELV", "rules": "flat"}, "[rules] must be a table, got 'flat'"),
         ({"at": "ELV", "expect": {"score": "3"}}, "expect.score must be a whole number -99..999, got '3'"),
         ({"at": "ELV", "expect": {"towns": 3}}, "unknown [expect] key 'towns' in [expect]; [expect] keys are score, "
-                                               "cards_spent"),
+                                               "cards_spent, placed"),
     ],
 )
 def test_each_problem_is_reported_naming_the_input(data: dict[str, Any], message: str) -> None:
@@ -483,3 +484,70 @@ def test_toml_round_trip_with_title_and_notes(p: Position, title: str, notes: st
 def test_title_with_delete_character_round_trips() -> None:
     p = Position(at="ELV", title="bad\x7fchar")
     assert position_from_toml(position_to_toml(p)) == p
+
+
+# -- the keys of the drawing and planning phases -------------------------------------------------------------------
+ROUND_FILE = """\
+at = "Elvenhold"
+hand = "DDCURRPT"
+supply = ["dragon", "pig"]
+obstacle = true
+display = "UTTPD"
+seen = ["cloud"]
+players = 4
+
+[tiles]
+"elv-lap" = "pig"
+
+[[opponent]]
+name = "Anna Lee"
+at = "Virst"
+visited = ["Jxara", "Lapphalya"]
+counters = ["cloud", "cloud"]
+secret = 1
+obstacle = true
+points = 9
+
+[[opponent]]
+name = "Ben"
+"""
+
+
+def test_the_planning_keys_read_write_and_print() -> None:
+    p = position_from_toml(ROUND_FILE)
+    assert (str(p.supply), str(p.display), str(p.seen), p.players, p.obstacle) == ("PD", "PUTTD", "C", 4, True)
+    anna, ben = p.opponents
+    assert (anna.name, anna.at, anna.visited, str(anna.counters), anna.secret, anna.points) == (
+        "Anna Lee", "VIR", frozenset({"VIR", "JXA", "LAP"}), "CC", 1, 9)
+    assert (ben.at, ben.obstacle, ben.points) == ("ELV", True, 0)
+    assert str(p).endswith(" supply=PD,display=PUTTD,seen=C,players=4,opponent=Anna%20Lee:VIR:JXA+LAP:CC:1:true:9,"
+                           "opponent=Ben")
+    assert Position.from_str(str(p)) == p.replace(title=None)
+    assert position_from_toml(position_to_toml(p)) == p
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ('at = "elv"\nsupply = "DDPPUU"\n', "supply holds 6 counters; a player holds at most 5"),
+    ('at = "elv"\ndisplay = "DDPPUU"\n', "display holds 6 counters; 5 lie face up"),
+    ('at = "elv"\nsupply = "DD X"\n', "supply lists an obstacle; it is no transport counter: `obstacle = true` says "
+                                     "that you still hold yours"),
+    ('at = "elv"\nsupply = "R"\n', "supply holds raft counters, but there are none"),
+    ('at = "elv"\nsupply = "DDDDD"\ndisplay = "DDD"\nseen = "D"\n',
+     "9 dragon counters on the board, in the supply, the display, seen and with opponents, but the game has only 8"),
+    ('at = "elv"\nplayers = 7\n', "players 7 is not between 2 and 6"),
+    ('at = "elv"\nplayers = 2\n[[opponent]]\nname = "a"\n[[opponent]]\nname = "b"\n',
+     "2 opponents at a table of 2 players"),
+    ('at = "elv"\n[[opponent]]\nname = "a"\nhat = "x"\n', "unknown key 'hat' in [opponent[1]]; did you mean 'at'?"),
+    ('at = "elv"\n[[opponent]]\nname = "a"\nat = "Virts"\n', "unknown town 'Virts' in opponent[1].at; did you "
+                                                             "mean 'Virst'?"),
+    ('at = "elv"\n[[opponent]]\nname = "a"\ncounters = "DDD"\nsecret = 3\n',
+     "a holds 3 face-up and 3 face-down counters; a player holds at most 5"),
+    ('at = "elv"\n[[opponent]]\nat = "vir"\n', "missing key 'opponent[1].name'"),
+    ('at = "elv"\nopponent = "Anna"\n', "opponent must be an array of tables ([[opponent]]), got 'Anna'"),
+    ('at = "elv"\nplayers = 2\n[tiles]\n"elv-lap" = "P+X"\n[[opponent]]\nname = "a"\n',
+     "1 obstacles on the board and 2 still held, but each of the 2 players has one for the game"),
+])
+def test_the_planning_keys_are_checked_all_at_once(text: str, message: str) -> None:
+    with pytest.raises(IllegalPositionError) as info:
+        position_from_toml(text, source="x.toml")
+    assert any(message in str(p) for p in info.value.problems), [str(p) for p in info.value.problems]

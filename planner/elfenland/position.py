@@ -3,12 +3,16 @@ the compact notation.
 
 The compact notation is one line a player can copy, paste and edit (``route`` prints it)::
 
-    <placements> <town> <hand> <visited> <round> [<home>] [<rules>]
-    E@RIV-THR:f,D+X@JAC-THR:m RIV EDR TIC,JAC 4 VIR caravan=scaled
+    <placements> <town> <hand> <visited> <round> [<home>] [<extras>]
+    E@RIV-THR:f,D+X@JAC-THR:m RIV EDR TIC,JAC 4 VIR caravan=scaled,supply=DP
 
-``-`` is an empty field; placements are ``COUNTER@ROAD`` (``X`` alone or ``+X`` for an obstacle); the rule field
-lists the options that differ from the 1998 rules (``caravan=scaled,rounds=3``), so a printed position re-solves
-to the same problem. Position files are read and written by :mod:`planner.elfenland.position_file`.
+``-`` is an empty field; placements are ``COUNTER@ROAD`` (``X`` alone or ``+X`` for an obstacle). The extras field
+lists, as ``key=value`` items separated by commas, the rule options that differ from the 1998 rules
+(``caravan=scaled,rounds=3``), so a printed position re-solves to the same problem, and the keys of the drawing and
+planning phases that differ from their defaults: ``supply=DP``, ``obstacle=false``, ``display=UTTPD``,
+``seen=C``, ``players=4`` and one ``opponent=NAME:AT:VISITED:COUNTERS:SECRET:OBSTACLE:POINTS`` per opponent
+(visited towns joined by ``+``, ``-`` for none; the name percent-encoded; trailing fields may be left out).
+Position files are read and written by :mod:`planner.elfenland.position_file`.
 
 Validation reports every problem at once as structured :class:`~planner.common.problems.Problem` objects.
 """
@@ -18,7 +22,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
+from urllib.parse import quote, unquote
 
+from planner.common.names import Names
 from planner.common.problems import Problem, Problems
 from planner.elfenland.board import Board, load_board
 from planner.elfenland.notation import (
@@ -33,8 +39,13 @@ from planner.elfenland.rules import (
     COUNTER_TRANSPORTS,
     COUNTERS,
     DECK,
+    DISPLAY_SIZE,
     HAND_SIZE,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
     OBSTACLES,
+    RULE_OPTIONS,
+    SUPPLY_LIMIT,
     TRANSPORTS,
     HomeDistance,
     Rules,
@@ -43,7 +54,7 @@ from planner.elfenland.rules import (
 )
 from planner.errors import IllegalPositionError, NotationError
 
-__all__ = ["Expect", "Hand", "Position", "Tile"]
+__all__ = ["Expect", "Hand", "Opponent", "Position", "Tile"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,6 +151,30 @@ class Expect:
 
     score: int | None = None
     cards_spent: int | None = None
+    placed: int | None = None
+    """Counters the joint plan places (``elfenland place``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Opponent:
+    """What I know of one opponent during the drawing and planning phases (for obstacle and denial advice)."""
+
+    name: str
+    at: str = "ELV"
+    """Code of the town where their boot stands."""
+    visited: frozenset[str] = frozenset()
+    """Towns whose marker they hold (their current town included)."""
+    counters: Hand = field(default_factory=Hand)
+    """Their unplaced counters lying face up (drawn from the display or blind in this round)."""
+    secret: int = 0
+    """How many face-down counters they hold."""
+    obstacle: bool = True
+    """Whether they still hold their obstacle."""
+    points: int = 0
+    """Markers collected so far."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "visited", frozenset(self.visited) | {self.at})
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,6 +195,17 @@ class Position:
     title: str | None = None
     notes: str | None = None
     expect: Expect | None = None
+    supply: Hand = field(default_factory=Hand)
+    """My unplaced counters, face-down ones included (a multiset of counter transports; at most 5)."""
+    obstacle: bool = True
+    """Whether I still hold my obstacle (one per game)."""
+    display: Hand = field(default_factory=Hand)
+    """The face-up counters to draw from (at most 5)."""
+    seen: Hand = field(default_factory=Hand)
+    """Other counters I can see that are not on the board, in the display or an opponent's table (e.g. set aside)."""
+    players: int | None = None
+    """Players at the table, when known (2..6)."""
+    opponents: tuple[Opponent, ...] = ()
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "tiles", tuple(sorted(self.tiles, key=lambda t: t.road)))
@@ -223,6 +269,64 @@ class Position:
         if obstacles > OBSTACLES:
             found.add("too-many-obstacles", "tiles", "X",
                       f"{obstacles} obstacles on the board but the game has only {OBSTACLES}")
+        found.extend(self._round_problems())
+        return found.found
+
+    def _round_problems(self) -> list[Problem]:
+        """The drawing-and-planning keys: supply, display, seen, players, opponents."""
+        board = self.board
+        found = Problems()
+        for name, counters in (("supply", self.supply), ("display", self.display), ("seen", self.seen),
+                               *((f"opponent[{i}].counters", o.counters) for i, o in enumerate(self.opponents, 1))):
+            if counters[Transport.RAFT]:
+                found.add("raft-counter", name, "R", f"{name} holds raft counters, but there are none")
+        if len(self.supply) > SUPPLY_LIMIT:
+            found.add("too-many-counters", "supply", str(self.supply), f"supply holds {len(self.supply)} counters; "
+                      f"a player holds at most {SUPPLY_LIMIT}")
+        if len(self.display) > DISPLAY_SIZE:
+            found.add("too-many-counters", "display", str(self.display),
+                      f"display holds {len(self.display)} counters; {DISPLAY_SIZE} lie face up")
+        for transport in COUNTER_TRANSPORTS:
+            on_board = sum(t.transport is transport for t in self.tiles)
+            known = (on_board + self.supply[transport] + self.display[transport] + self.seen[transport]
+                     + sum(o.counters[transport] for o in self.opponents))
+            if known > COUNTERS[transport] and on_board <= COUNTERS[transport]:
+                found.add("too-many-counters", "supply", transport.letter, f"{known} {transport.title} counters on "
+                          f"the board, in the supply, the display, seen and with opponents, but the game has only "
+                          f"{COUNTERS[transport]}")
+        if self.players is not None:
+            if not MIN_PLAYERS <= self.players <= MAX_PLAYERS:
+                found.add("bad-players", "players", str(self.players),
+                          f"players = {self.players} is not between {MIN_PLAYERS} and {MAX_PLAYERS}")
+            elif len(self.opponents) > self.players - 1:
+                found.add("too-many-opponents", "opponent", str(len(self.opponents)), f"{len(self.opponents)} "
+                          f"opponents at a table of {self.players} players")
+        names = [o.name for o in self.opponents]
+        for i, opponent in enumerate(self.opponents, 1):
+            where = f"opponent[{i}]"
+            if not opponent.name.strip():
+                found.add("empty", f"{where}.name", opponent.name, f"{where} needs a name")
+            elif names.count(opponent.name) > 1 and names.index(opponent.name) == i - 1:
+                found.add("duplicate-opponent", f"{where}.name", opponent.name,
+                          f"two opponents are called {opponent.name!r}")
+            for town in sorted(opponent.visited):
+                if town not in board.towns:
+                    found.add("unknown-town", f"{where}.visited", town, f"unknown town code {town!r}")
+            if len(opponent.counters) + opponent.secret > SUPPLY_LIMIT:
+                found.add("too-many-counters", f"{where}.counters", str(opponent.counters), f"{opponent.name} holds "
+                          f"{len(opponent.counters)} face-up and {opponent.secret} face-down counters; a player "
+                          f"holds at most {SUPPLY_LIMIT}")
+            if not 0 <= opponent.points <= len(board.towns) - 1:
+                found.add("out-of-range", f"{where}.points", str(opponent.points),
+                          f"{where}.points {opponent.points} is not between 0 and {len(board.towns) - 1}")
+            if opponent.secret < 0:
+                found.add("out-of-range", f"{where}.secret", str(opponent.secret),
+                          f"{where}.secret {opponent.secret} is below 0")
+        held = int(self.obstacle) + sum(o.obstacle for o in self.opponents)
+        placed = sum(t.obstacle for t in self.tiles)
+        if self.players is not None and placed + held > self.players:
+            found.add("too-many-obstacles", "obstacle", str(held), f"{placed} obstacles on the board and {held} "
+                      f"still held, but each of the {self.players} players has one for the game")
         return found.found
 
     def _tile_problems(self, tile: Tile, seen: set[str]) -> list[Problem]:
@@ -282,10 +386,25 @@ class Position:
         fields = [placements, self.at, str(self.hand), visited, str(self.round)]
         if self.home:
             fields.append(self.home)
-        rules = str(self.rules)
-        if rules:
-            fields.append(rules)
+        extras = ",".join(item for item in (str(self.rules), *self._round_items()) if item)
+        if extras:
+            fields.append(extras)
         return " ".join(fields)
+
+    def _round_items(self) -> list[str]:
+        """The drawing-and-planning keys that differ from their defaults, as notation items."""
+        items = [f"{key}={getattr(self, key)}" for key in ("supply", "display", "seen") if len(getattr(self, key))]
+        if not self.obstacle:
+            items.append("obstacle=false")
+        if self.players is not None:
+            items.append(f"players={self.players}")
+        for o in self.opponents:
+            fields = [quote(o.name, safe=""), o.at, "+".join(sorted(o.visited - {o.at})) or "-", str(o.counters),
+                      str(o.secret), "true" if o.obstacle else "false", str(o.points)]
+            while len(fields) > 1 and fields[-1] == _OPPONENT_DEFAULTS[len(fields) - 1]:
+                fields.pop()
+            items.append("opponent=" + ":".join(fields))
+        return items
 
     @classmethod
     def from_str(cls, text: str) -> Position:
@@ -295,9 +414,9 @@ class Position:
             NotationError: a malformed field.
         """
         parts = text.split()
-        rules = Rules()
+        extras: dict[str, Any] = {}
         if parts and "=" in parts[-1]:
-            rules = Rules.from_str(parts.pop())
+            extras = _parse_extras(parts.pop())
         if not 4 <= len(parts) <= 6:
             raise NotationError(
                 f"position {_cut(text)!r} needs 4 to 6 fields and perhaps rule options: "
@@ -311,8 +430,62 @@ class Position:
                 parse_town(v, where="visited") for v in parts[3].split(",") if v),
             round=_round(parts[4]) if len(parts) > 4 else 1,
             home=None if len(parts) <= 5 or parts[5] == "-" else parse_town(parts[5], where="home"),
-            rules=rules,
+            **extras,
         )
+
+
+_ROUND_KEYS = ("supply", "obstacle", "display", "seen", "players", "opponent")
+_OPPONENT_DEFAULTS = ("", "ELV", "-", "-", "0", "true", "0")
+_SWITCH = {"true": True, "yes": True, "on": True, "false": False, "no": False, "off": False}
+
+
+def _parse_extras(text: str) -> dict[str, Any]:
+    """The extras field: rule items for :meth:`Rules.from_str`, the drawing-and-planning items here."""
+    keys = Names("notation key", {key: (key,) for key in _ROUND_KEYS} | {
+        name: (name, *option.aliases) for name, option in RULE_OPTIONS.items()}, {k: k for k in (*_ROUND_KEYS,
+                                                                                            *RULE_OPTIONS)})
+    rule_items: list[str] = []
+    found: dict[str, Any] = {}
+    opponents: list[Opponent] = []
+    for item in (part for part in text.split(",") if part):
+        key, equals, value = item.partition("=")
+        if not equals:
+            raise NotationError(f"item {item!r} must look like 'caravan=scaled' or 'supply=DP'", kind="bad-item",
+                                value=item)
+        name = keys.find(key, where="the extras field")
+        if name in RULE_OPTIONS:
+            rule_items.append(f"{name}={value}")
+        elif name in ("supply", "display", "seen"):
+            found[name] = Hand.from_str(value)
+        elif name == "obstacle":
+            found[name] = _switch(value, item)
+        elif name == "players":
+            found[name] = _round(value)
+        else:
+            opponents.append(_parse_opponent(value, item))
+    return {**found, "rules": Rules.from_str(",".join(rule_items)), "opponents": tuple(opponents)}
+
+
+def _switch(text: str, item: str) -> bool:
+    value = _SWITCH.get(text.strip().lower())
+    if value is None:
+        raise NotationError(f"{item!r} must say true or false", kind="bad-item", value=item)
+    return value
+
+
+def _parse_opponent(text: str, item: str) -> Opponent:
+    fields = text.split(":")
+    if not 1 <= len(fields) <= 7 or not fields[0]:
+        raise NotationError(f"opponent {item!r} must look like 'opponent=Anna:VIR:JXA+LAP:CC:1:true:9'",
+                            kind="bad-item", value=item)
+    fields += list(_OPPONENT_DEFAULTS[len(fields):])
+    name, at, visited, counters, secret, obstacle, points = fields
+    where = f"opponent {unquote(name)!r}"
+    return Opponent(name=unquote(name), at=parse_town(at, where=where),
+                    visited=frozenset() if visited == "-" else frozenset(
+                        parse_town(town, where=where) for town in visited.split("+") if town),
+                    counters=Hand.from_str(counters), secret=_round(secret), obstacle=_switch(obstacle, item),
+                    points=_round(points))
 
 
 def _cut(text: str, limit: int = 80) -> str:

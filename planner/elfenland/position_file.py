@@ -17,6 +17,22 @@ A position file is TOML with exactly these keys (an unknown key is an error, so 
     score = 3
     cards_spent = 4
 
+The drawing and planning phases (``elfenland place``, ``draw``, ``obstacle``) read more keys, all optional::
+
+    supply = ["dragon", "pig"]      # my unplaced counters, face-down ones included (at most 5); or "DP"
+    obstacle = true                 # I still hold my obstacle (the default)
+    display = "UTTPD"               # the face-up counters
+    seen = ["cloud"]                # other counters I can see that lie nowhere else
+    players = 4
+    [[opponent]]                    # one table per opponent
+    name = "Anna"
+    at = "Virst"
+    visited = ["Jxara", "Lapphalya"]
+    counters = ["cloud", "cloud"]   # their unplaced face-up counters
+    secret = 1                      # how many face-down counters they hold
+    obstacle = true
+    points = 9
+
 Command-line flags (:class:`Overrides`) are read in the same pass and take the place of the file's keys, so a
 flag can also give a key the file lacks, and the problems of both are reported together. Files are never written
 to by reading; :func:`position_to_toml` writes the format back.
@@ -30,17 +46,29 @@ from dataclasses import dataclass, fields
 from typing import Any
 
 from planner.common.forms import Form, load_toml, read_path
+from planner.common.names import normalize
 from planner.common.problems import Problem, Problems
 from planner.elfenland.board import CAPITAL
 from planner.elfenland.notation import parse_cards_partial, parse_connection, parse_counter, parse_town
-from planner.elfenland.position import Expect, Hand, Position, Tile
-from planner.elfenland.rules import FIRST_ROUND, LAST_ROUND, RULE_OPTIONS, Rules, Transport
+from planner.elfenland.position import Expect, Hand, Opponent, Position, Tile
+from planner.elfenland.rules import (
+    FIRST_ROUND,
+    LAST_ROUND,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    RULE_OPTIONS,
+    SUPPLY_LIMIT,
+    Rules,
+    Transport,
+)
 from planner.errors import IllegalPositionError, NotationError
 
 __all__ = ["POSITION_KEYS", "Overrides", "load_position", "position_from_mapping", "position_from_toml",
            "position_to_mapping", "position_to_toml"]
 
-POSITION_KEYS = ("title", "notes", "round", "at", "hand", "visited", "home", "tiles", "rules", "expect")
+POSITION_KEYS = ("title", "notes", "round", "at", "hand", "visited", "home", "tiles", "rules", "expect", "supply",
+                 "obstacle", "display", "seen", "players", "opponent")
+OPPONENT_KEYS = ("name", "at", "visited", "counters", "secret", "obstacle", "points")
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,9 +164,16 @@ def position_from_mapping(data: Mapping[str, Any], *, source: str | None = None,
         expect = Expect(**values)
 
     title, notes = form.text("title", empty=True), form.text("notes", empty=True)
+    supply, display, seen = (_counters(form, key, file_problems) for key in ("supply", "display", "seen"))
+    held = form.boolean("obstacle")
+    players = form.integer("players", low=MIN_PLAYERS, high=MAX_PLAYERS)
+    opponents = tuple(_opponent(table, file_problems, i)
+                      for i, table in enumerate(form.tables("opponent", keys=OPPONENT_KEYS), 1))
     # The rule checks run on whatever parsed, so one pass reports syntax and rule problems together.
     position = Position(at=at or CAPITAL, hand=hand, tiles=tuple(tiles.values()), visited=frozenset(visited),
-                        home=home, round=round_ or FIRST_ROUND, rules=rules, title=title, notes=notes, expect=expect)
+                        home=home, round=round_ or FIRST_ROUND, rules=rules, title=title, notes=notes, expect=expect,
+                        supply=supply, obstacle=True if held is None else held, display=display, seen=seen,
+                        players=players, opponents=opponents)
     found = [p.with_source(source) if source else p for p in file_problems.found]
     found += flag_problems.found
     found += [p.with_source(source) if source and flags.empty() else p for p in position.problems()]
@@ -161,6 +196,38 @@ def _hand(items: list[str], problems: Problems, field: str) -> Hand:
         for error in bad:
             problems.add(error.kind, field, error.value, str(error))
     return hand
+
+
+def _counters(form: Form, key: str, problems: Problems) -> Hand:
+    """Counters as a list of names or a letter string (``"DP"``); an obstacle among them is named as such."""
+    raw = form.data.get(key)
+    if raw is None:
+        return Hand()
+    items = [raw] if isinstance(raw, str) else raw
+    if not isinstance(items, list) or not all(isinstance(item, str) for item in items):
+        form.wrong(key, "a list of counter names or a string like 'DP'", raw)
+        return Hand()
+    kept = []
+    for item in items:
+        words = item.replace(",", " ").split()
+        if any(normalize(word) in ("x", "obstacle", "obstacles") for word in words):
+            problems.add("obstacle-in-supply", form.name(key), item, f"{form.name(key)} lists an obstacle; it is no "
+                         "transport counter: `obstacle = true` says that you still hold yours")
+            words = [w for w in words if normalize(w) not in ("x", "obstacle", "obstacles")]
+        kept.append(" ".join(words))
+    return _hand(kept, problems, form.name(key))
+
+
+def _opponent(form: Form, problems: Problems, index: int) -> Opponent:
+    name = form.text("name", required="how the opponent is called, e.g. name = \"Anna\"") or f"opponent {index}"
+    at_text = form.text("at")
+    at = problems.attempt(form.name("at"), parse_town, at_text, where=form.name("at")) if at_text else None
+    visited = _towns(form.strings("visited") or [], problems, form.name("visited"))
+    return Opponent(name=name, at=at or CAPITAL, visited=frozenset(visited),
+                    counters=_counters(form, "counters", problems),
+                    secret=form.integer("secret", low=0, high=SUPPLY_LIMIT) or 0,
+                    obstacle=form.boolean("obstacle") is not False,
+                    points=form.integer("points", low=0, high=20) or 0)
 
 
 def _towns(names: list[str], problems: Problems, field: str) -> set[str]:
@@ -255,7 +322,35 @@ def position_to_mapping(position: Position) -> dict[str, Any]:
     if position.expect is not None:
         data["expect"] = {f.name: getattr(position.expect, f.name) for f in fields(Expect)
                           if getattr(position.expect, f.name) is not None}
+    for key in ("supply", "display", "seen"):
+        counters: Hand = getattr(position, key)
+        if len(counters):
+            data[key] = counters.names()
+    if not position.obstacle:
+        data["obstacle"] = False
+    if position.players is not None:
+        data["players"] = position.players
+    if position.opponents:
+        data["opponent"] = [_opponent_mapping(position, o) for o in position.opponents]
     return data
+
+
+def _opponent_mapping(position: Position, opponent: Opponent) -> dict[str, Any]:
+    towns = position.board.towns
+    table: dict[str, Any] = {"name": opponent.name, "at": towns[opponent.at].name if opponent.at in towns else
+                             opponent.at}
+    visited = sorted(towns[c].name if c in towns else c for c in opponent.visited - {opponent.at})
+    if visited:
+        table["visited"] = visited
+    if len(opponent.counters):
+        table["counters"] = opponent.counters.names()
+    if opponent.secret:
+        table["secret"] = opponent.secret
+    if not opponent.obstacle:
+        table["obstacle"] = False
+    if opponent.points:
+        table["points"] = opponent.points
+    return table
 
 
 def _counter_name(transport: Transport | None, obstacle: bool) -> str:
@@ -266,14 +361,20 @@ def position_to_toml(position: Position) -> str:
     """The position as a position file (round-trips through :func:`position_from_toml`)."""
     lines = []
     tables: list[tuple[str, dict[str, Any]]] = []
+    arrays: list[tuple[str, list[dict[str, Any]]]] = []
     for key, value in position_to_mapping(position).items():
         if isinstance(value, dict):
             tables.append((key, value))
+        elif isinstance(value, list) and value and isinstance(value[0], dict):
+            arrays.append((key, value))
         else:
             lines.append(f"{key} = {toml_value(value)}")
     for key, table in tables:
         if table or key == "tiles":
             lines += ["", f"[{key}]"] + [f"{toml_value(k)} = {toml_value(v)}" for k, v in table.items()]
+    for key, items in arrays:
+        for item in items:
+            lines += ["", f"[[{key}]]"] + [f"{k} = {toml_value(v)}" for k, v in item.items()]
     return "\n".join(lines) + "\n"
 
 

@@ -90,6 +90,15 @@ COUNTERS: dict[Transport, int] = {t: 8 for t in COUNTER_TRANSPORTS}
 OBSTACLES = 6
 HAND_SIZE = 8
 KEEP_LIMIT = 4
+SUPPLY_LIMIT = 5
+"""Most unplaced counters a player holds (one may be kept from the last round)."""
+DISPLAY_SIZE = 5
+"""Counters lying face up to draw from."""
+DRAWS_PER_ROUND = 3
+"""Counters each player takes from the display or blind, after the face-down one."""
+KEEP_COUNTERS = 1
+"""Unplaced counters a player may keep at the end of a round."""
+MIN_PLAYERS, MAX_PLAYERS = 2, 6
 
 #: The rounds a game may have (3 in a later English edition); the first is the default.
 GAME_ROUNDS: tuple[int, ...] = (4, 3)
