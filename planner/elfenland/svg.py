@@ -48,7 +48,7 @@ from planner.elfenland.position import Position
 from planner.elfenland.rules import COUNTER_TRANSPORTS, Transport
 from planner.elfenland.svg_layout import Layout, route_lines
 
-__all__ = ["BOARD_CROP", "render_svg"]
+__all__ = ["BOARD_CROP", "board_layout", "render_svg"]
 
 MAP_W, MAP_H = 1000, 700
 PAD = 40
@@ -81,7 +81,7 @@ little else (the towns span x 75..930, y 61..597)."""
 
 
 @functools.cache
-def _layout() -> Layout:
+def board_layout() -> Layout:
     """The board's layout, computed once (it never changes)."""
     return Layout(load_board())
 
@@ -132,7 +132,7 @@ def render_svg(position: Position, plans: Sequence[Plan] = (), *, title: str | N
     """
     position.check()
     board = position.board
-    layout = _layout()
+    layout = board_layout()
     if board_only:
         crop = BOARD_CROP
         root = ET.Element("svg", {"xmlns": "http://www.w3.org/2000/svg", "version": "1.1", "width": fmt(crop.w),
