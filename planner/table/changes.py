@@ -117,7 +117,7 @@ def read_change(data: Any) -> Change:
         town = form.text("town", required="a town code or name, e.g. THR" if op != "home" else None)
         if town is not None and town.strip() != "-":
             fields["town"] = problems.attempt("town", parse_town, town, where="town")
-        elif op != "home":
+        elif town is not None and op != "home":
             problems.add("missing-key", "town", town, "a town is needed, e.g. THR")
         if op == "visit":
             visited = form.boolean("visited")
