@@ -137,7 +137,8 @@ def test_a_counter_on_a_road_changes_the_route(client: TestClient, session: Sess
 def test_every_op_answers_a_view(client: TestClient, session: Session) -> None:
     ops: list[dict[str, Any]] = [
         {"op": "card", "card": "D", "delta": 1}, {"op": "hand", "hand": "EDDRR"}, {"op": "visit", "town": "TIC"},
-        {"op": "home", "town": "VIR"}, {"op": "round", "round": 2}, {"op": "rule", "name": "caravan", "value": "scaled"},
+        {"op": "home", "town": "VIR"}, {"op": "round", "round": 2},
+        {"op": "rule", "name": "caravan", "value": "scaled"},
         {"op": "undo"}, {"op": "redo"}, {"op": "alternatives", "count": 3}, {"op": "travel", "route": "thr/E"},
         {"op": "at", "town": "RIV"}, {"op": "new_round"}, {"op": "notation", "text": SIMPLE}]
     version = 1
