@@ -118,6 +118,8 @@ function render(view) {
     markProblems();
   }
   $("#map").classList.toggle("stale", view.solving && view.stale_map);
+  document.body.dataset.version = String(view.version);  // for scripts and tests: which view is shown
+  document.body.dataset.solving = String(view.solving);
   renderVerdict(view);
   renderRoute(view);
   renderHand(position);
