@@ -82,9 +82,13 @@ class Phone:
         self.context = browser.new_context(viewport=viewport, has_touch=True, is_mobile=True, device_scale_factor=2)
         self.page = self.context.new_page()
         self.errors: list[str] = []
-        self.page.on("console", lambda message: message.type == "error" and self.errors.append(message.text))
+        self.page.on("console", self._console)
         self.page.on("pageerror", lambda error: self.errors.append(str(error)))
         self.base = f"http://127.0.0.1:{server.port}"
+
+    def _console(self, message: Any) -> None:
+        if message.type == "error":
+            self.errors.append(message.text)
 
     def open(self, query: str = "") -> Phone:
         self.page.goto(f"{self.base}/?t={TOKEN}{query}")
