@@ -73,3 +73,4 @@ def serve(source: str | None, host: str, port: int, no_token: bool, save: Path |
                            "or on this machine. Ctrl-C stops it."))
         segno.make(url, error="m").terminal(compact=True)
         server.run()
+    err().print(Text("table stopped" + (f"; it is saved in {save}" if save else "")))

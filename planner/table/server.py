@@ -7,10 +7,13 @@ until its graceful-shutdown timeout.
 
 from __future__ import annotations
 
+import contextlib
 import secrets
+import signal
 import socket
 import threading
 import time
+from collections.abc import Iterator
 from types import FrameType
 
 import uvicorn
@@ -45,6 +48,20 @@ class _Server(uvicorn.Server):
         super().__init__(config)
         self.table_app = app
 
+    @contextlib.contextmanager
+    def capture_signals(self) -> Iterator[None]:
+        """Ctrl-C and SIGTERM end the server gracefully, and then the command returns (uvicorn's own handler raises
+        the signal again after shutting down, which would kill the process before the solver thread is stopped)."""
+        if threading.current_thread() is not threading.main_thread():
+            yield
+            return
+        previous = {sig: signal.signal(sig, self.handle_exit) for sig in (signal.SIGINT, signal.SIGTERM)}
+        try:
+            yield
+        finally:
+            for sig, handler in previous.items():
+                signal.signal(sig, handler)
+
     def handle_exit(self, sig: int, frame: FrameType | None) -> None:
         self.table_app.end_streams()
         super().handle_exit(sig, frame)
@@ -67,6 +84,7 @@ class TableServer:
         self.socket.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         try:
             self.socket.bind((host, port))
+            self.socket.listen(128)  # phones that connect before uvicorn has started wait in the backlog
         except OSError as error:
             self.socket.close()
             raise UnsupportedError(f"cannot serve on {host}:{port}: {error.strerror or error}") from None
