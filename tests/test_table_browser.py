@@ -2,16 +2,14 @@
 
 Each test serves its own table on the loopback and taps the page as a player would: a road and its counter, the
 hand, a town, undo, the share link, an illegal change shown where it was made, a second phone updated live. No
-page may log a console error. Without the browser the tests are skipped, except under CI, where they fail.
+page may log a console error. Without the browser the tests are skipped, except under CI, where they fail. They
+are slow tests (``--slow``), as CI runs them.
 """
 
 from __future__ import annotations
 
 import os
-import shutil
-import subprocess
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -28,7 +26,9 @@ PHONE = {"width": 390, "height": 844}
 CHROMIUM = ("/usr/lib/chromium/chromium-headless-shell", "/usr/bin/chromium-headless-shell", "/usr/bin/chromium")
 ARGS = ["--no-sandbox", "--disable-background-networking", "--disable-component-update", "--disable-sync",
         "--disable-default-apps", "--no-first-run", "--disable-features=Translate,MediaRouter"]
-STATIC = Path(__file__).parent.parent / "planner" / "table" / "static"
+
+# About a second a test (a server, a browser context, taps): the quick lane skips them, CI runs them (--slow).
+pytestmark = pytest.mark.slow
 
 
 def chromium() -> str | None:
@@ -41,15 +41,6 @@ def missing(reason: str) -> None:
     if os.environ.get("CI"):
         pytest.fail(f"{reason}: CI must run the browser tests (apt-get install chromium-headless-shell)")
     pytest.skip(reason)
-
-
-def test_the_script_parses() -> None:
-    node = shutil.which("node")
-    if node is None:
-        missing("node is not installed")
-        return
-    done = subprocess.run([node, "--check", str(STATIC / "app.js")], capture_output=True, text=True, check=False)
-    assert done.returncode == 0, done.stderr
 
 
 @pytest.fixture(scope="module")

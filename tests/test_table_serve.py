@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import httpx2
+import pytest
 from click.testing import CliRunner
 
 from planner.cli import cli
@@ -20,6 +22,17 @@ from planner.elfenland.svg import BOARD_CROP, render_svg
 
 SIMPLE = "D@JAC-THR:m,E@RIV-THR:f RIV EDR - 1"
 NS = "{http://www.w3.org/2000/svg}"
+STATIC = Path(__file__).parent.parent / "planner" / "table" / "static"
+
+
+def test_the_script_parses() -> None:
+    node = shutil.which("node")
+    if node is None:
+        if os.environ.get("CI"):
+            pytest.fail("node is not installed: CI must check the page's script")
+        pytest.skip("node is not installed")
+    done = subprocess.run([node, "--check", str(STATIC / "app.js")], capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
 
 
 def test_help_names_the_table_options() -> None:
@@ -62,6 +75,7 @@ def _stop(process: subprocess.Popen[str]) -> str:
     return errors
 
 
+@pytest.mark.slow  # two server processes: about 3 s
 def test_serve_prints_the_url_and_its_code_and_a_restart_resumes_the_saved_table(tmp_path: Path) -> None:
     save = tmp_path / "table.toml"
     process = _serve(SIMPLE, "--save", str(save))
