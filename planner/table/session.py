@@ -21,11 +21,12 @@ from collections.abc import Callable
 from typing import Any
 
 from planner.common.limits import Limit
+from planner.elfenland.position import Position
 from planner.elfenland.solvers import solve
 from planner.elfenland.svg import render_svg
 from planner.errors import PlannerError
 from planner.table.state import Applied, TableState
-from planner.table.views import position_document, problems_document, solution_document
+from planner.table.views import position_document, solution_document
 
 __all__ = ["INTERIM_AFTER", "TABLE_LIMIT", "Session"]
 
@@ -193,7 +194,8 @@ class Session:
         except Exception:  # without OR-Tools the search still answers; the solve says what is missing
             logger.exception("could not load OR-Tools")
 
-    def _solve(self, version: int, position: Any, alternatives: int, stop: threading.Event) -> dict[str, Any] | None:
+    def _solve(self, version: int, position: Position, alternatives: int,
+               stop: threading.Event) -> dict[str, Any] | None:
         """The final view of one position, or None when a newer change stopped the solve."""
         interim = threading.Timer(INTERIM_AFTER, self._interim, (version, position))
         interim.daemon = True
@@ -202,9 +204,9 @@ class Session:
             solution = solve(position, solver=self.solver, alternatives=alternatives, limit=self.limit, stop=stop)
             if self._closed or version != self.state.version:
                 return None  # stopped for a newer position (or the end): nobody will see this answer
+            svg = render_svg(position, solution.plans, board_only=True)  # outside the lock: changes go on
             with self._lock:
-                return self._state_view(svg=render_svg(position, solution.plans, board_only=True),
-                                        solution=solution_document(solution))
+                return self._state_view(svg=svg, solution=solution_document(solution))
         except PlannerError as error:
             return self._failed(position, str(error))
         except Exception as error:  # a bug: say so on the page and keep the table running
@@ -213,22 +215,18 @@ class Session:
         finally:
             interim.cancel()
 
-    def _failed(self, position: Any, message: str) -> dict[str, Any]:
+    def _failed(self, position: Position, message: str) -> dict[str, Any]:
+        try:
+            svg: str | None = render_svg(position, board_only=True)
+        except PlannerError:
+            svg = None
         with self._lock:
-            try:
-                svg: str | None = render_svg(position, board_only=True)
-            except PlannerError:
-                svg = None
             return self._state_view(svg=svg, error=message)
 
-    def _interim(self, version: int, position: Any) -> None:
+    def _interim(self, version: int, position: Position) -> None:
         """The map of a position whose solve is taking a while: its counters now, its route later."""
         svg = render_svg(position, board_only=True)
         with self._lock:
             if self.state.version == version and self._solved < version:
                 self._publish(self._state_view(svg=svg))
 
-
-def problems_view(applied: Applied) -> list[dict[str, str | None]]:
-    """The problems that refused a change, as the page shows them."""
-    return problems_document(applied.problems)
