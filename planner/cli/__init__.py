@@ -9,7 +9,7 @@ from __future__ import annotations
 import click
 
 from planner import __version__
-from planner.cli import board, check, route
+from planner.cli import board, check, route, serve
 from planner.cli.conventions import CONTEXT
 
 __all__ = ["cli"]
@@ -26,8 +26,9 @@ def cli() -> None:
       elfenland route --at elv --hand "D D C U R R P T" --tile "elv-lap P, lap-vir E" --visited riv
       elfenland check scenarios/01-first-steps.toml --route "lap/P vir/E"
       elfenland board dag
+      elfenland serve --save table.toml
     """
 
 
-for command in (route.route, check.check, board.board, board.show):
+for command in (route.route, check.check, board.board, board.show, serve.serve):
     cli.add_command(command)

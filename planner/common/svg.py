@@ -171,7 +171,14 @@ def wrap(text: str, width: int) -> list[str]:
 
 
 class Placer:
-    """Greedy label placement: each label takes the cheapest of its candidate boxes."""
+    """Greedy label placement: each label takes the cheapest of its candidate boxes.
+
+    ``boxes`` and ``circles`` are plain lists that callers append to; each cost looks only at the few of them in
+    the 32 px grid cells the candidate touches (indexed as they arrive), and :meth:`place` stops at the first
+    candidate that no later one can beat. The choice is the same as scoring every candidate against everything.
+    """
+
+    CELL = 32
 
     def __init__(self, bounds: Box) -> None:
         self.bounds = bounds
@@ -179,28 +186,64 @@ class Placer:
         self.circles: list[tuple[float, float, float]] = []
         self.lines: dict[tuple[int, int], list[tuple[str, Point]]] = {}
         """Sampled points of lines (each named by its owner) in 32 px grid cells, so a box checks only a few."""
+        self._box_cells: dict[tuple[int, int], list[int]] = {}
+        self._circle_cells: dict[tuple[int, int], list[int]] = {}
+        self._indexed = [0, 0]  # how many boxes and circles are in their grids
 
     def add_line(self, owner: str, points: Iterable[Point]) -> None:
         """Record a line's sampled points, so labels keep off it unless they ignore ``owner``."""
         for p in points:
             self.lines.setdefault((int(p[0] // 32), int(p[1] // 32)), []).append((owner, p))
 
+    def _cells(self, x: float, y: float, w: float, h: float) -> Iterable[tuple[int, int]]:
+        size = self.CELL
+        for ix in range(int(x // size), int((x + w) // size) + 1):
+            for iy in range(int(y // size), int((y + h) // size) + 1):
+                yield ix, iy
+
     def _line_points(self, box: Box) -> Iterable[tuple[str, Point]]:
-        for ix in range(int(box.x // 32), int((box.x + box.w) // 32) + 1):
-            for iy in range(int(box.y // 32), int((box.y + box.h) // 32) + 1):
-                yield from self.lines.get((ix, iy), ())
+        for cell in self._cells(box.x, box.y, box.w, box.h):
+            yield from self.lines.get(cell, ())
+
+    def _index(self) -> None:
+        """Put the boxes and circles appended since the last look into their grid cells."""
+        for i in range(self._indexed[0], len(self.boxes)):
+            b = self.boxes[i]
+            for cell in self._cells(b.x, b.y, b.w, b.h):
+                self._box_cells.setdefault(cell, []).append(i)
+        for i in range(self._indexed[1], len(self.circles)):
+            x, y, r = self.circles[i]
+            for cell in self._cells(x - r, y - r, 2 * r, 2 * r):
+                self._circle_cells.setdefault(cell, []).append(i)
+        self._indexed = [len(self.boxes), len(self.circles)]
+
+    def _near(self, cells: dict[tuple[int, int], list[int]], box: Box) -> list[int]:
+        """Indices of the items sharing a grid cell with ``box``, in the order they were added."""
+        found: set[int] = set()
+        for cell in self._cells(box.x, box.y, box.w, box.h):
+            found.update(cells.get(cell, ()))
+        return sorted(found)
 
     def cost(self, box: Box, ignore: frozenset[str]) -> float:
         """The penalty for taking ``box``: off the frame, on boxes, on circles, then on lines not in ``ignore``."""
+        self._index()
         cost = 0.0 if box.inside(self.bounds) else 1e6
-        cost += sum(1e4 + 10 * box.overlap(b) for b in self.boxes if box.overlap(b) > 0)
-        cost += sum(1e5 for x, y, r in self.circles if box.hits_circle(x, y, r))
+        boxes = [self.boxes[i] for i in self._near(self._box_cells, box)]
+        cost += sum(1e4 + 10 * box.overlap(b) for b in boxes if box.overlap(b) > 0)
+        circles = [self.circles[i] for i in self._near(self._circle_cells, box)]
+        cost += sum(1e5 for x, y, r in circles if box.hits_circle(x, y, r))
         cost += sum(6.0 for owner, p in self._line_points(box) if owner not in ignore and box.contains(p))
         return cost
 
     def place(self, candidates: Sequence[Box], *, ignore: frozenset[str] = frozenset()) -> Box:
         """The cheapest candidate (earlier ones win ties), now taken."""
-        best = min(range(len(candidates)), key=lambda i: self.cost(candidates[i], ignore) + i * 0.5)
+        best, best_cost = 0, math.inf
+        for i, candidate in enumerate(candidates):
+            if i * 0.5 >= best_cost:
+                break  # costs are never negative: no later candidate can beat the best
+            cost = self.cost(candidate, ignore) + i * 0.5
+            if cost < best_cost:
+                best, best_cost = i, cost
         self.boxes.append(candidates[best])
         return candidates[best]
 

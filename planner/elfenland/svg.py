@@ -19,6 +19,7 @@ placement live in :mod:`planner.elfenland.svg_layout`; this module builds the SV
 
 from __future__ import annotations
 
+import functools
 import xml.etree.ElementTree as ET
 from collections.abc import Sequence
 
@@ -41,13 +42,13 @@ from planner.common.svg import (
     trim,
     wrap,
 )
-from planner.elfenland.board import Terrain
+from planner.elfenland.board import Terrain, load_board
 from planner.elfenland.plan import Plan, Step
 from planner.elfenland.position import Position
 from planner.elfenland.rules import COUNTER_TRANSPORTS, Transport
 from planner.elfenland.svg_layout import Layout, route_lines
 
-__all__ = ["render_svg"]
+__all__ = ["BOARD_CROP", "board_layout", "render_svg"]
 
 MAP_W, MAP_H = 1000, 700
 PAD = 40
@@ -72,6 +73,17 @@ OBSTACLE = "#d50000"
 CURRENT = "#ff6d00"
 HOME = "#fdd835"
 VISITED_FILL = "#c4c4c4"
+
+
+BOARD_CROP = Box(-8.0, 18.0, 1050.0, 632.0)
+"""The part of the board frame that :func:`render_svg` keeps with ``board_only``: every town, name and label, and
+little else (the towns span x 75..930, y 61..597)."""
+
+
+@functools.cache
+def board_layout() -> Layout:
+    """The board's layout, computed once (it never changes)."""
+    return Layout(load_board())
 
 
 def _safe_id(text: str) -> str:
@@ -106,33 +118,46 @@ def _house(parent: ET.Element, x: float, y: float, *, size: float = 15.0) -> ET.
 
 
 # -- the picture ----------------------------------------------------------------------------------------------
-def render_svg(position: Position, plans: Sequence[Plan] = (), *, title: str | None = None) -> str:
+def render_svg(position: Position, plans: Sequence[Plan] = (), *, title: str | None = None,
+               board_only: bool = False) -> str:
     """The Elfenland map with the position's counters and markers, and the plans' routes, as a standalone SVG.
 
     ``plans[0]`` is drawn as the best route (numbered arrows with the cards paid per step); any further plans
-    are drawn as dashed alternatives. The title defaults to the position's title.
+    are drawn as dashed alternatives. The title defaults to the position's title. ``board_only`` draws the map
+    alone, cropped to :data:`BOARD_CROP` in board coordinates (no title, notation or legend): the table page shows
+    the rest as HTML, and a phone has no room to spare.
 
     Raises:
         IllegalPositionError: the position breaks the rules (e.g. a counter on water).
     """
     position.check()
     board = position.board
-    layout = Layout(board)
-    notation = wrap(f"position: {position}", 190)
-    top = HEADER + 14 * len(notation) + 8
-    height = top + MAP_H + PAD + 10
-    root = ET.Element("svg", {"xmlns": "http://www.w3.org/2000/svg", "version": "1.1", "width": str(WIDTH),
-                              "height": str(height), "viewBox": f"0 0 {WIDTH} {height}", "font-family": FONT})
-    add(root, "title", title or position.title or "Elfenland route")
-    add(root, "rect", x=0, y=0, width=WIDTH, height=height, fill=PAPER)
-    label(root, PAD, 28.0, title or position.title or "Elfenland", size=20, bold=True, halo=None)
-    for number, line in enumerate(notation):
-        label(root, PAD, HEADER + 3 + 14 * number, line, size=11, fill="#5a4a3a", halo=None, cls="notation")
-    board_g = add(root, "g", id="board", transform=f"translate({PAD},{top})")
-    add(board_g, "rect", x=-PAD + 8, y=-8, width=MAP_W + 2 * PAD - 16, height=MAP_H + PAD - 8, rx=10,
-         fill="#efe4c4", stroke="#c9b88f", stroke_width=1.5)
+    layout = board_layout()
+    if board_only:
+        crop = BOARD_CROP
+        root = ET.Element("svg", {"xmlns": "http://www.w3.org/2000/svg", "version": "1.1", "width": fmt(crop.w),
+                                  "height": fmt(crop.h), "viewBox": f"{fmt(crop.x)} {fmt(crop.y)} {fmt(crop.w)} "
+                                  f"{fmt(crop.h)}", "font-family": FONT})
+        add(root, "title", title or position.title or "Elfenland board")
+        board_g = add(root, "g", id="board")
+        add(board_g, "rect", x=crop.x, y=crop.y, width=crop.w, height=crop.h, fill="#efe4c4")
+        placer = Placer(Box(crop.x + 2, crop.y + 2, crop.w - 4, crop.h - 4))
+    else:
+        notation = wrap(f"position: {position}", 190)
+        top = HEADER + 14 * len(notation) + 8
+        height = top + MAP_H + PAD + 10
+        root = ET.Element("svg", {"xmlns": "http://www.w3.org/2000/svg", "version": "1.1", "width": str(WIDTH),
+                                  "height": str(height), "viewBox": f"0 0 {WIDTH} {height}", "font-family": FONT})
+        add(root, "title", title or position.title or "Elfenland route")
+        add(root, "rect", x=0, y=0, width=WIDTH, height=height, fill=PAPER)
+        label(root, PAD, 28.0, title or position.title or "Elfenland", size=20, bold=True, halo=None)
+        for number, line in enumerate(notation):
+            label(root, PAD, HEADER + 3 + 14 * number, line, size=11, fill="#5a4a3a", halo=None, cls="notation")
+        board_g = add(root, "g", id="board", transform=f"translate({PAD},{top})")
+        add(board_g, "rect", x=-PAD + 8, y=-8, width=MAP_W + 2 * PAD - 16, height=MAP_H + PAD - 8, rx=10,
+             fill="#efe4c4", stroke="#c9b88f", stroke_width=1.5)
+        placer = Placer(Box(-PAD + 10, -6, MAP_W + 2 * PAD - 20, MAP_H + PAD - 12))
 
-    placer = Placer(Box(-PAD + 10, -6, MAP_W + 2 * PAD - 20, MAP_H + PAD - 12))
     for town in board.towns:
         placer.circles.append((*layout.centres[town], layout.outer(town, position) + 1.5))
 
@@ -160,7 +185,8 @@ def render_svg(position: Position, plans: Sequence[Plan] = (), *, title: str | N
     groups = {index: add(routes_g, "g") for index in reversed(range(len(plans)))}  # the best plan on top
     for index, plan in enumerate(plans):  # and its labels get the first pick of places
         _draw_route(groups[index], layout, position, plan, index, drawn[index], placer)
-    _draw_legend(root, top, position, plans)
+    if not board_only:
+        _draw_legend(root, top, position, plans)
     ET.indent(root, space=" ")
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
 

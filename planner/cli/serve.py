@@ -1,0 +1,76 @@
+"""``elfenland serve``: the table page for the phones around a physical table (a web server on the local network).
+
+The web packages (Starlette, uvicorn, segno) are the optional ``table`` extra and are imported only here, when the
+command runs, so ``elfenland route`` never pays for them.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import click
+from rich.text import Text
+
+from planner.cli.conventions import CONTEXT, PositionCommand, SecondsType, err, fail, handle_errors, out
+from planner.cli.positions import overrides_from, position_options
+from planner.elfenland.solvers import SOLVERS
+from planner.errors import UnsupportedError
+
+__all__ = ["serve"]
+
+TABLE_INSTALL_HINT = "pip install 'elfenland-planner[table]'"
+DEFAULT_PORT = 8750
+
+
+@click.command(cls=PositionCommand, context_settings=CONTEXT)
+@click.argument("source", required=False, metavar="[POSITION_FILE|NOTATION|-]")
+@position_options
+@click.option("--host", default="0.0.0.0", show_default=True,
+              help="Address to listen on: 0.0.0.0 for the phones on the local network, 127.0.0.1 for this machine.")
+@click.option("--port", type=click.IntRange(0, 65535), default=DEFAULT_PORT, show_default=True,
+              help="Port (0: any free port).")
+@click.option("--no-token", is_flag=True, help="Open the table to anyone who can reach the port (no token in the "
+                                               "URL).")
+@click.option("--save", type=click.Path(dir_okay=False, path_type=Path),
+              help="Save the table to this position file after every change; an existing one is resumed.")
+@click.option("--solver", type=click.Choice(SOLVERS), default="auto", show_default=True, help="Solver.")
+@click.option("--time-limit", type=SecondsType(), default=20.0, show_default=True,
+              help="Seconds per position before its best route so far is shown, unproven.")
+@handle_errors
+def serve(source: str | None, host: str, port: int, no_token: bool, save: Path | None, solver: str,
+          time_limit: float, **kwargs: Any) -> None:
+    """Serve the table page: the board on every phone at the table, the best route redrawn after every tap.
+
+    Prints the page's URL and its QR code; phones on the same network open it (the URL carries a random token,
+    so nobody else's phone can change the table). Ctrl-C stops the server.
+
+    \b
+    Examples:
+      elfenland serve
+      elfenland serve scenarios/01-first-steps.toml --save table.toml
+      elfenland serve "- ELV DDCURRPT - 1" --host 127.0.0.1 --port 0
+    """
+    try:
+        import segno
+
+        from planner.table.server import TableServer, new_token
+        from planner.table.session import Session
+        from planner.table.state import open_table
+    except ImportError as error:
+        fail(UnsupportedError(f"the table page needs the optional web packages ({error.name} is missing): "
+                              f"{TABLE_INSTALL_HINT}"))
+    from planner.common.limits import Limit
+
+    state, notes = open_table(source, overrides_from(kwargs), save=save)
+    for note in notes:
+        err().print(Text(note))
+    with Session(state, solver=solver, limit=Limit(time=time_limit)) as session:
+        server = TableServer(session, host=host, port=port, token=None if no_token else new_token())
+        url = server.url()
+        console = out()
+        console.print(Text(f"The table is at {url}\nOpen it on a phone on the same network (scan the code), "
+                           "or on this machine. Ctrl-C stops it."))
+        segno.make(url, error="m").terminal(compact=True)
+        server.run()
+    err().print(Text("table stopped" + (f"; it is saved in {save}" if save else "")))

@@ -1,0 +1,243 @@
+"""The changes a table page makes to a position: read from small JSON objects, applied as pure functions.
+
+A change is one tap at the table: ``{"op": "tile", "road": "LAP-RIV:f", "counter": "D"}``,
+``{"op": "card", "card": "D", "delta": 1}``, ``{"op": "visit", "town": "THR", "visited": true}`` ... (:data:`OPS`
+lists them with their keys). :func:`read_change` checks the object's shape with the project's own parsers (towns,
+roads, cards and counters are read as forgivingly as on the command line) and reports every problem at once;
+:func:`apply_change` returns the changed position, which the caller validates with :meth:`Position.problems`, so
+a change that breaks the rules is refused with the same structured problems the command line prints.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from planner.common.forms import Form
+from planner.common.problems import Problem, Problems
+from planner.elfenland.keep import keep_cards
+from planner.elfenland.notation import parse_cards, parse_connection, parse_counter, parse_town, parse_transport
+from planner.elfenland.plan import parse_route, verify
+from planner.elfenland.position import Hand, Position, Tile
+from planner.elfenland.rules import FIRST_ROUND, RULE_OPTIONS, Rules, Transport
+from planner.errors import IllegalPositionError, NotationError, PlannerError
+
+__all__ = ["HISTORY_OPS", "OPS", "Change", "apply_change", "read_change", "rules_text"]
+
+OPS: dict[str, tuple[str, ...]] = {
+    "tile": ("road", "counter", "obstacle"),
+    "card": ("card", "delta"),
+    "hand": ("hand",),
+    "visit": ("town", "visited"),
+    "at": ("town",),
+    "home": ("town",),
+    "round": ("round",),
+    "rule": ("name", "value"),
+    "notation": ("text",),
+    "travel": ("route",),
+    "new_round": (),
+    "undo": (),
+    "redo": (),
+    "alternatives": ("count",),
+}
+"""Every operation and the keys it takes besides ``op``."""
+HISTORY_OPS = frozenset({"undo", "redo"})
+"""Operations on the table's history rather than on the position."""
+MAX_ALTERNATIVES = 5
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """One change, checked and canonical: road ids, town codes, transports and typed rule values.
+
+    Only the fields of its ``op`` are set; the rest stay None.
+    """
+
+    op: str
+    road: str | None = None
+    counter: Transport | None = None
+    obstacle: bool = False
+    card: Transport | None = None
+    delta: int = 0
+    hand: Hand | None = None
+    town: str | None = None
+    visited: bool = True
+    round: int | None = None
+    rule: str | None = None
+    value: Any = None
+    text: str | None = None
+    count: int | None = None
+
+
+def read_change(data: Any) -> Change:
+    """The change a page sent, every problem of its shape at once.
+
+    Raises:
+        IllegalPositionError: not an object, an unknown ``op`` or key, a value of the wrong type or one that names
+            no road, town, card, counter or rule value (each problem names its key and the value sent).
+    """
+    problems = Problems()
+    if not isinstance(data, Mapping):
+        raise IllegalPositionError([_problem("bad-change", "", data, "a change must be a JSON object like "
+                                             '{"op": "card", "card": "D", "delta": 1}')])
+    op = data.get("op")
+    if not isinstance(op, str) or op not in OPS:
+        raise IllegalPositionError([_problem("bad-op", "op", op, f"unknown change op {op!r}; the ops are "
+                                             f"{', '.join(OPS)}")])
+    form = Form(data, problems, keys=("op", *OPS[op]))
+    fields: dict[str, Any] = {}
+    if op == "tile":
+        road = form.text("road", required="the road's id, e.g. LAP-RIV:f")
+        if road is not None:
+            connection = problems.attempt("road", parse_connection, road, where="road")
+            fields["road"] = connection.id if connection else None
+        counter = form.data.get("counter")
+        if counter is not None:  # None (or a missing key) clears the road
+            text = form.text("counter")
+            if text is not None:
+                parsed = problems.attempt("counter", parse_counter, text, where="counter")
+                if parsed is not None:
+                    fields["counter"], obstacle = parsed
+                    fields["obstacle"] = obstacle
+        obstacle_flag = form.boolean("obstacle")
+        if obstacle_flag is not None:
+            fields["obstacle"] = obstacle_flag or fields.get("obstacle", False)
+    elif op == "card":
+        card = form.text("card", required="the card's letter, e.g. D")
+        if card is not None:
+            fields["card"] = problems.attempt("card", parse_transport, card, where="card")
+        fields["delta"] = form.integer("delta", low=-99, high=99) or 0
+    elif op == "hand":
+        hand = form.text("hand", required='the cards, e.g. "DDCRR" or "-"', empty=True)
+        if hand is not None:
+            counts = {} if hand.strip() in ("", "-") else problems.attempt("hand", parse_cards, hand)
+            fields["hand"] = None if counts is None else Hand.from_counts(counts)
+    elif op in ("visit", "at", "home"):
+        town = form.text("town", required="a town code or name, e.g. THR" if op != "home" else None)
+        if town is not None and town.strip() != "-":
+            fields["town"] = problems.attempt("town", parse_town, town, where="town")
+        elif town is not None and op != "home":
+            problems.add("missing-key", "town", town, "a town is needed, e.g. THR")
+        if op == "visit":
+            visited = form.boolean("visited")
+            fields["visited"] = True if visited is None else visited
+    elif op == "round":
+        fields["round"] = form.integer("round", low=FIRST_ROUND, high=max(RULE_OPTIONS["rounds"].values))
+        if fields["round"] is None and not problems:
+            problems.add("missing-key", "round", None, "the round is needed, e.g. 2")
+    elif op == "rule":
+        _read_rule(form, problems, fields)
+    elif op in ("notation", "travel"):
+        key = "text" if op == "notation" else "route"
+        fields["text"] = form.text(key, required="the text to read", empty=op == "travel")
+    elif op == "alternatives":
+        fields["count"] = form.integer("count", low=1, high=MAX_ALTERNATIVES)
+        if fields["count"] is None and not problems:
+            problems.add("missing-key", "count", None, f"the number of plans to show, 1..{MAX_ALTERNATIVES}")
+    problems.check()
+    return Change(op, **fields)
+
+
+def _read_rule(form: Form, problems: Problems, fields: dict[str, Any]) -> None:
+    name = form.text("name", required=f"one of {', '.join(RULE_OPTIONS)}")
+    if name is None:
+        return
+    option = RULE_OPTIONS.get(name)
+    if option is None:
+        problems.add("bad-rule", "rules", name, f"unknown rule option {name!r}; the options are "
+                     f"{', '.join(RULE_OPTIONS)}")
+        return
+    value = form.data.get("value")
+    if isinstance(value, str):
+        value = problems.attempt(f"rules.{name}", option.parse, value)
+    elif value not in option.values or isinstance(value, bool) != isinstance(option.default, bool):
+        problems.add("bad-rule", f"rules.{name}", value, option.refusal(value))
+        value = None
+    fields["rule"], fields["value"] = name, value
+
+
+def _problem(kind: str, field: str, value: Any, message: str) -> Problem:
+    return Problem(kind, field, None if value is None else str(value)[:60], message)
+
+
+def apply_change(position: Position, change: Change) -> Position:
+    """The position after ``change`` (not yet validated: the caller checks :meth:`Position.problems`).
+
+    Raises:
+        IllegalPositionError: a change that cannot even be expressed as a position: a card count below zero, a
+            new round after the last, a notation or a route that does not parse or is not legal.
+        ValueError: a history or view op (``undo``, ``redo``, ``alternatives``), which the table handles itself.
+    """
+    op = change.op
+    if op == "tile":
+        assert change.road is not None
+        tiles = [t for t in position.tiles if t.road != change.road]
+        if change.counter is not None or change.obstacle:
+            tiles.append(Tile(change.road, change.counter, change.obstacle))
+        return position.replace(tiles=tuple(tiles))
+    if op == "card":
+        assert change.card is not None
+        counts = position.hand.as_dict()
+        counts[change.card] += change.delta
+        if counts[change.card] < 0:
+            raise IllegalPositionError([_problem("no-card", "hand", change.card.letter,
+                                                 f"the hand holds no {change.card.title} card to take away")])
+        return position.replace(hand=Hand.from_counts(counts))
+    if op == "hand":
+        assert change.hand is not None
+        return position.replace(hand=change.hand)
+    if op == "visit":
+        assert change.town is not None
+        if change.town == position.at and not change.visited:
+            raise IllegalPositionError([_problem("boot-town", "visited", change.town, "the boot's town is always "
+                                                 "collected: move the boot first")])
+        visited = position.visited | {change.town} if change.visited else position.visited - {change.town}
+        return position.replace(visited=visited)
+    if op == "at":
+        return position.replace(at=change.town)
+    if op == "home":
+        return position.replace(home=change.town)
+    if op == "round":
+        return position.replace(round=change.round)
+    if op == "rule":
+        return position.replace(rules=position.rules.with_options(**{change.rule or "": change.value}))
+    if op == "notation":
+        return _from_notation(position, change.text or "")
+    if op == "travel":
+        return _travel(position, change.text or "")
+    if op == "new_round":
+        return _new_round(position)
+    raise ValueError(f"{op!r} is not a change of the position")
+
+
+def _from_notation(position: Position, text: str) -> Position:
+    try:
+        parsed = Position.from_str(text)
+    except NotationError as error:
+        raise IllegalPositionError([_problem(error.kind, "notation", error.value or text, str(error))]) from None
+    return parsed.replace(title=position.title, notes=position.notes)
+
+
+def _travel(position: Position, route: str) -> Position:
+    """The position after walking ``route``: the boot at its end, its towns collected, its cards paid."""
+    try:
+        outcome = verify(position, parse_route(position, route))
+    except PlannerError as error:  # a malformed step, towns not neighbours, a step the hand cannot pay
+        raise IllegalPositionError([_problem("bad-route", "route", route, str(error))]) from None
+    return position.replace(at=outcome.end, visited=position.visited | set(outcome.new_towns),
+                            hand=outcome.cards_left)
+
+
+def _new_round(position: Position) -> Position:
+    """The next round as the rules begin it: the counters and obstacles leave the board, the hand keeps at most
+    4 cards (the planner's choice of which), the boot, the collected towns, the home and the rules stay."""
+    if position.round >= position.rules.rounds:
+        raise IllegalPositionError([_problem("last-round", "round", position.round, f"round {position.round} "
+                                             f"is the last of a {position.rules.rounds}-round game")])
+    return position.replace(tiles=(), round=position.round + 1, hand=keep_cards(position.hand))
+
+
+def rules_text(rules: Rules) -> dict[str, str]:
+    """Every rule option's value as the page shows and sends it (``{"caravan": "flat", "rounds": "4"}``)."""
+    return {name: option.texts[option.values.index(getattr(rules, name))] for name, option in RULE_OPTIONS.items()}

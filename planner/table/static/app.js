@@ -1,0 +1,434 @@
+// The table page: a thin view of the server's table. Every tap sends one change; the server validates it with
+// the planner's own rules, re-solves and answers a view (position, route, map), which every watching page also
+// receives as a server-sent event. No game rule is coded here: the board document says which counters a road
+// carries, the view says what is legal and what the route is.
+"use strict";
+
+const TAP_ROAD_PX = 28;      // a tap picks the nearest road within this many screen pixels
+const TAP_TOWN_PX = 16;      // ... unless a town is this close (or the tap is on its circle)
+const LONG_PRESS_MS = 550;   // a long press on a town puts the boot there
+const MOVE_PX = 12;          // a finger that moves further is scrolling, not tapping
+const ZOOMS = [1, 1.5, 2, 3];
+
+const page = {
+  board: null,      // the board document: towns, roads (polylines), cards, rules
+  view: null,       // the newest view shown
+  shownSvg: null,   // the map text now in the DOM
+  mode: "visit",    // what a tap on a town does: visit | at | home
+  road: null,       // the road whose sheet is open
+  zoom: 0,
+  solvingSince: 0,
+  problems: [],     // the problems of the last refused change, shown beside what caused them
+};
+
+const $ = (selector) => document.querySelector(selector);
+
+function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (key === "text") node.textContent = value;
+    else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+    else if (value !== false && value !== null && value !== undefined) node.setAttribute(key, value === true ? "" : value);
+  }
+  node.append(...children);
+  return node;
+}
+
+// -- talking to the server ---------------------------------------------------------------------------------------
+async function getJson(path) {
+  const response = await fetch(path, { credentials: "same-origin", cache: "no-store" });
+  if (!response.ok) throw new Error(`${path}: ${response.status} ${await response.text()}`);
+  return response.json();
+}
+
+async function send(change, where) {
+  let answer;
+  try {
+    const response = await fetch("/api/change", {
+      method: "POST", credentials: "same-origin", headers: { "content-type": "application/json" },
+      body: JSON.stringify(change),
+    });
+    answer = await response.json();
+  } catch (error) {
+    showProblems([{ kind: "offline", field: "", value: null, message: `the table did not answer: ${error}` }]);
+    return false;
+  }
+  if (!answer.ok) {
+    showProblems(answer.problems, where);
+    return false;
+  }
+  showProblems([]);
+  if (answer.view) render(answer.view);
+  return true;
+}
+
+function listen() {
+  const events = new EventSource("/api/events");
+  const status = $("#link-status");
+  events.addEventListener("open", () => { status.textContent = "live"; status.classList.remove("down"); });
+  events.addEventListener("error", () => { status.textContent = "reconnecting…"; status.classList.add("down"); });
+  events.addEventListener("view", (event) => render(JSON.parse(event.data)));
+}
+
+// -- problems, placed beside what caused them ----------------------------------------------------------------------
+function problemBox(problem) {
+  if (problem.field === "notation") return "#notation-problems";
+  if (problem.field === "route") return "#route-problems";
+  if (["hand", "card"].includes(problem.field)) return "#hand-problems";
+  if (["tiles", "road", "counter"].includes(problem.field)) return page.road ? "#sheet-problems" : "#map-problems";
+  if (["at", "home", "visited", "town"].includes(problem.field)) return "#map-problems";
+  if (problem.field === "round" || problem.kind === "last-round") return "#game-problems";
+  if (problem.field.startsWith("rules")) return "#rules-problems";
+  return "#general-problems";
+}
+
+function showProblems(problems, where) {
+  page.problems = problems;
+  for (const box of document.querySelectorAll(".problems")) box.replaceChildren();
+  for (const problem of problems) {
+    const box = where && !["tiles", "road", "counter", "hand", "card"].includes(problem.field) ? where : problemBox(problem);
+    $(box).append(el("p", { class: "problem-text", "data-kind": problem.kind, "data-field": problem.field,
+                            "data-value": problem.value ?? "", text: problem.message }));
+  }
+  markProblems();
+}
+
+function markProblems() {
+  for (const node of document.querySelectorAll(".bad, #map .problem")) node.classList.remove("bad", "problem");
+  for (const problem of page.problems) {
+    if (!problem.value) continue;
+    const value = problem.value;
+    if (["hand", "card"].includes(problem.field)) $(`.card[data-card="${CSS.escape(value)}"]`)?.classList.add("bad");
+    if (["tiles", "road"].includes(problem.field)) $(`#map [data-connection="${CSS.escape(value)}"]`)?.classList.add("problem");
+    if (["at", "home", "visited", "town"].includes(problem.field)) $(`#map [data-code="${CSS.escape(value)}"]`)?.classList.add("problem");
+  }
+}
+
+// -- drawing a view ------------------------------------------------------------------------------------------------
+function render(view) {
+  const shown = page.view;
+  if (shown && view.version < shown.version) return;  // an older answer overtaken by a newer change
+  if (shown && view.version === shown.version && view.solving && !shown.solving) return;  // solved already
+  if (shown && view.version === shown.version && !view.svg && shown.svg) view.svg = shown.svg;
+  page.view = view;
+  const position = view.position;
+  if (view.svg && view.svg !== page.shownSvg) {
+    $("#map").innerHTML = view.svg;  // our own SVG, every text escaped by the server's XML writer
+    page.shownSvg = view.svg;
+    markProblems();
+  }
+  $("#map").classList.toggle("stale", view.solving && view.stale_map);
+  document.body.dataset.version = String(view.version);  // for scripts and tests: which view is shown
+  document.body.dataset.solving = String(view.solving);
+  renderVerdict(view);
+  renderRoute(view);
+  renderHand(position);
+  renderGame(view);
+  renderNotation(position);
+  $("#undo").disabled = !view.can_undo;
+  $("#redo").disabled = !view.can_redo;
+  $("#show-alternatives").checked = view.alternatives > 1;
+  const warnings = position.warnings.map((w) => el("p", { class: "warning-text", text: w.message }));
+  $("#general-problems").replaceChildren(...warnings, ...page.problems.filter((p) => problemBox(p) === "#general-problems")
+    .map((p) => el("p", { class: "problem-text", text: p.message })));
+  if (page.road) openSheet(page.road);
+}
+
+function renderVerdict(view) {
+  const solution = view.solution;
+  let status = "";
+  if (view.error) {
+    $("#verdict").textContent = view.error;
+  } else if (solution) {
+    const best = solution.plans[0];
+    $("#verdict").textContent = best.steps.length ? best.verdict : `stay: ${best.verdict}`;
+    status = solution.optimal ? `proven best · ${solution.seconds.toFixed(2)} s`
+      : `best found, not proven (${solution.status}, ${solution.seconds.toFixed(1)} s)`;
+  } else {
+    if (!page.solvingSince) page.solvingSince = performance.now();
+    status = "solving…";
+  }
+  if (!view.solving) page.solvingSince = 0;
+  $("#solve-status").textContent = status;
+  document.body.classList.toggle("solving", Boolean(view.solving));
+}
+
+function renderRoute(view) {
+  const body = $("#route tbody");
+  const solution = view.solution;
+  if (!solution) return;
+  const best = solution.plans[0];
+  body.replaceChildren(...best.records.map((r) => el("tr", {},
+    el("td", { text: String(r.number) }), el("td", { text: r.to }),
+    el("td", { class: "cards", text: r.letters + (r.pay === "caravan" ? " (caravan)" : "") }),
+    el("td", { text: r.via === "road" ? `${r.counter ?? ""}${r.obstacle ? " + obstacle" : ""}, ${r.terrain}` : `${r.via}, ${r.terrain}` }),
+    el("td", { text: r.new_town ? "✓" : "" }))));
+  if (!best.records.length) body.replaceChildren(el("tr", {}, el("td", { colspan: "5", text: "no step pays off: stay" })));
+  $("#travel").disabled = !best.steps.length;
+  $("#travel").dataset.route = best.route;
+  $("#alternatives").replaceChildren(...solution.plans.slice(1).map((plan) =>
+    el("li", { text: `${plan.verdict}: ${plan.route}` })));
+}
+
+function renderHand(position) {
+  const hand = $("#hand");
+  if (!hand.childElementCount) {
+    for (const card of page.board.cards) {
+      const face = el("button", { type: "button", class: "face", "aria-label": `add a ${card.title} card`,
+                                  onclick: () => send({ op: "card", card: card.letter, delta: 1 }) },
+                      el("b", { text: card.letter }), el("small", { text: card.title }), el("span", { class: "count" }));
+      face.style.background = card.colour;
+      face.style.color = textColour(card.colour);
+      hand.append(el("div", { class: "card", "data-card": card.letter }, face,
+        el("button", { type: "button", class: "minus", "aria-label": `remove a ${card.title} card`,
+                       onclick: () => send({ op: "card", card: card.letter, delta: -1 }) }, "−"),
+        el("button", { type: "button", class: "plus", "aria-label": `add a ${card.title} card`,
+                       onclick: () => send({ op: "card", card: card.letter, delta: 1 }) }, "+")));
+    }
+  }
+  for (const card of page.board.cards) {
+    const count = position.hand[card.letter];
+    const box = hand.querySelector(`[data-card="${card.letter}"]`);
+    box.querySelector(".count").textContent = `× ${count}`;
+    box.classList.toggle("empty", count === 0);
+    box.querySelector(".minus").disabled = count === 0;
+  }
+  $("#hand-count").textContent = `(${position.cards} card${position.cards === 1 ? "" : "s"})`;
+}
+
+function textColour(hex) {
+  const [r, g, b] = [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16));
+  return 0.299 * r + 0.587 * g + 0.114 * b > 150 ? "#2b2118" : "#ffffff";
+}
+
+function renderGame(view) {
+  const position = view.position;
+  $("#round").textContent = `${position.round} of ${position.rounds}`;
+  $("#round-down").disabled = position.round <= 1;
+  $("#round-up").disabled = position.round >= position.rounds;
+  $("#new-round").disabled = position.round >= position.rounds;
+  const rules = $("#rules");
+  if (!rules.childElementCount) {
+    for (const [name, option] of Object.entries(page.board.rules)) {
+      const select = el("select", { id: `rule-${name}`, "aria-label": option.help, title: option.help,
+                                    onchange: (event) => send({ op: "rule", name, value: event.target.value }) },
+                        ...option.values.map((value) => el("option", { value, text: value })));
+      rules.append(el("label", { for: `rule-${name}`, text: name.replace("_", " ") }), select);
+    }
+  }
+  for (const [name, value] of Object.entries(position.rules)) $(`#rule-${name}`).value = value;
+  const save = view.save_error || (view.save ? `saved to ${view.save} after every change` : "");
+  $("#save-status").textContent = save;
+  $("#save-status").classList.toggle("problem-text", Boolean(view.save_error));
+}
+
+function renderNotation(position) {
+  const input = $("#notation");
+  if (document.activeElement !== input || !input.dataset.edited) {
+    input.value = position.notation;
+    delete input.dataset.edited;
+  }
+  $("#share").value = `${location.origin}/?p=${encodeURIComponent(position.notation)}`;
+}
+
+// -- the map: taps on roads and towns ------------------------------------------------------------------------------
+function boardPoint(svg, clientX, clientY) {
+  const matrix = svg.getScreenCTM();
+  const point = new DOMPoint(clientX, clientY).matrixTransform(matrix.inverse());
+  return { x: point.x, y: point.y, scale: Math.hypot(matrix.a, matrix.b) };
+}
+
+function segmentDistance(p, a, b) {
+  const dx = b[0] - a[0], dy = b[1] - a[1];
+  const length = dx * dx + dy * dy;
+  const t = length ? Math.max(0, Math.min(1, ((p.x - a[0]) * dx + (p.y - a[1]) * dy) / length)) : 0;
+  return Math.hypot(p.x - (a[0] + t * dx), p.y - (a[1] + t * dy));
+}
+
+function picked(clientX, clientY) {
+  const svg = $("#map svg");
+  if (!svg || !page.board) return null;
+  const p = boardPoint(svg, clientX, clientY);
+  let town = null, townDistance = Infinity;
+  for (const t of page.board.towns) {
+    const d = Math.hypot(p.x - t.x, p.y - t.y);
+    if (d <= Math.max(t.r + 3, TAP_TOWN_PX / p.scale) && d < townDistance) { town = t; townDistance = d; }
+  }
+  if (town) return { town };
+  let road = null, roadDistance = TAP_ROAD_PX / p.scale;
+  for (const r of page.board.roads) {
+    for (let i = 1; i < r.points.length; i++) {
+      const d = segmentDistance(p, r.points[i - 1], r.points[i]);
+      if (d < roadDistance) { road = r; roadDistance = d; }
+    }
+  }
+  return road ? { road } : null;
+}
+
+function watchMap() {
+  const map = $("#map");
+  let press = null;
+  map.addEventListener("contextmenu", (event) => event.preventDefault());
+  map.addEventListener("pointerdown", (event) => {
+    if (!event.isPrimary) return;
+    const target = picked(event.clientX, event.clientY);
+    press = { x: event.clientX, y: event.clientY, target, long: false, timer: 0 };
+    if (target?.town) {
+      press.timer = setTimeout(() => { press.long = true; tapTown(target.town, "at"); }, LONG_PRESS_MS);
+    }
+  });
+  map.addEventListener("pointermove", (event) => {
+    if (press && Math.hypot(event.clientX - press.x, event.clientY - press.y) > MOVE_PX) {
+      clearTimeout(press.timer);
+      press = null;
+    }
+  });
+  const end = (event) => {
+    if (!press) return;
+    clearTimeout(press.timer);
+    const { target, long } = press;
+    press = null;
+    if (event.type !== "pointerup" || long || !target) return;
+    if (target.town) tapTown(target.town, page.mode);
+    else openSheet(target.road.id);
+  };
+  map.addEventListener("pointerup", end);
+  map.addEventListener("pointercancel", end);
+}
+
+function tapTown(town, mode) {
+  const position = page.view.position;
+  if (mode === "at") send({ op: "at", town: town.code }, "#map-problems");
+  else if (mode === "home") send({ op: "home", town: position.home === town.code ? "-" : town.code }, "#map-problems");
+  else send({ op: "visit", town: town.code, visited: !position.visited.includes(town.code) }, "#map-problems");
+}
+
+// -- the road sheet ------------------------------------------------------------------------------------------------
+function openSheet(roadId) {
+  const road = page.board.roads.find((r) => r.id === roadId);
+  const names = Object.fromEntries(page.board.towns.map((t) => [t.code, t.name]));
+  const tile = page.view.position.tiles.find((t) => t.road === roadId);
+  page.road = roadId;
+  $("#sheet").hidden = false;
+  $("#sheet").dataset.road = roadId;
+  $("#sheet-title").textContent = `${names[road.a]} – ${names[road.b]} · ${road.terrain}`;
+  for (const node of document.querySelectorAll("#map .picked")) node.classList.remove("picked");
+  $(`#map [data-connection="${CSS.escape(roadId)}"]`)?.classList.add("picked");
+  const counters = $("#sheet-counters");
+  counters.replaceChildren(...page.board.cards.filter((c) => c.counter).map((card) => {
+    const allowed = road.counters.includes(card.letter);
+    const button = el("button", { type: "button", "data-counter": card.letter, disabled: !allowed,
+                                  "aria-pressed": String(tile?.counter === card.letter),
+                                  title: allowed ? card.title : `a ${card.title} cannot travel ${road.terrain}`,
+                                  onclick: () => setTile(card.letter, Boolean(tile?.obstacle)) },
+                        `${card.letter} ${card.title}`);
+    button.style.background = card.colour;
+    button.style.color = textColour(card.colour);
+    return button;
+  }));
+  $("#sheet-obstacle").setAttribute("aria-pressed", String(Boolean(tile?.obstacle)));
+}
+
+function closeSheet() {
+  page.road = null;
+  $("#sheet").hidden = true;
+  for (const node of document.querySelectorAll("#map .picked")) node.classList.remove("picked");
+  for (const node of document.querySelectorAll("#sheet-problems")) node.replaceChildren();
+}
+
+async function setTile(counter, obstacle) {
+  if (await send({ op: "tile", road: page.road, counter, obstacle }, "#sheet-problems")) closeSheet();
+}
+
+// -- the controls --------------------------------------------------------------------------------------------------
+function watchControls() {
+  for (const button of document.querySelectorAll("#town-mode button")) {
+    button.addEventListener("click", () => {
+      page.mode = button.dataset.mode;
+      for (const other of document.querySelectorAll("#town-mode button")) {
+        other.setAttribute("aria-pressed", String(other === button));
+      }
+    });
+  }
+  $("#undo").addEventListener("click", () => send({ op: "undo" }));
+  $("#redo").addEventListener("click", () => send({ op: "redo" }));
+  $("#zoom-in").addEventListener("click", () => zoom(1));
+  $("#zoom-out").addEventListener("click", () => zoom(-1));
+  $("#sheet-close").addEventListener("click", closeSheet);
+  $("#sheet-none").addEventListener("click", () => setTile(null, false));
+  $("#sheet-obstacle").addEventListener("click", () => {
+    const tile = page.view.position.tiles.find((t) => t.road === page.road);
+    setTile(tile?.counter ?? null, !tile?.obstacle);
+  });
+  $("#clear-hand").addEventListener("click", () => send({ op: "hand", hand: "-" }));
+  $("#round-down").addEventListener("click", () => send({ op: "round", round: page.view.position.round - 1 }));
+  $("#round-up").addEventListener("click", () => send({ op: "round", round: page.view.position.round + 1 }));
+  $("#new-round").addEventListener("click", () => send({ op: "new_round" }, "#game-problems"));
+  $("#travel").addEventListener("click", (event) => send({ op: "travel", route: event.target.dataset.route }));
+  $("#show-alternatives").addEventListener("change", (event) =>
+    send({ op: "alternatives", count: event.target.checked ? 3 : 1 }));
+  $("#notation").addEventListener("input", (event) => { event.target.dataset.edited = "1"; });
+  $("#notation-form").addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const input = $("#notation");
+    if (await send({ op: "notation", text: input.value }, "#notation-problems")) {
+      delete input.dataset.edited;
+      input.blur();
+    }
+  });
+  $("#copy-share").addEventListener("click", async () => {
+    const share = $("#share");
+    try {
+      await navigator.clipboard.writeText(share.value);
+      $("#copy-share").textContent = "copied";
+    } catch {
+      share.select();  // no clipboard on a plain-http page: the link is selected for a manual copy
+    }
+  });
+}
+
+function zoom(step) {
+  const map = $("#map");
+  const svg = $("#map svg");
+  const before = svg ? svg.getBoundingClientRect().width : 0;
+  page.zoom = Math.max(0, Math.min(ZOOMS.length - 1, page.zoom + step));
+  map.classList.toggle("zoomed", page.zoom > 0);
+  map.style.setProperty("--zoom-pct", String(ZOOMS[page.zoom] * 100));
+  if (svg && before) {  // keep the middle of what was shown in the middle
+    const ratio = svg.getBoundingClientRect().width / before;
+    map.scrollLeft = (map.scrollLeft + map.clientWidth / 2) * ratio - map.clientWidth / 2;
+    map.scrollTop = (map.scrollTop + map.clientHeight / 2) * ratio - map.clientHeight / 2;
+  }
+  $("#zoom-out").disabled = page.zoom === 0;
+  $("#zoom-in").disabled = page.zoom === ZOOMS.length - 1;
+}
+
+function tickSolving() {
+  if (page.solvingSince && page.view?.solving) {
+    $("#solve-status").textContent = `solving… ${((performance.now() - page.solvingSince) / 1000).toFixed(1)} s`;
+  }
+}
+
+async function start() {
+  watchControls();
+  watchMap();
+  zoom(0);
+  page.board = await getJson("/api/board");
+  render(await getJson("/api/view"));
+  listen();
+  setInterval(tickSolving, 250);
+  const shared = new URLSearchParams(location.search).get("p");
+  if (shared !== null) {
+    history.replaceState(null, "", "/");
+    if (shared !== page.view.position.notation && !(await send({ op: "notation", text: shared }, "#notation-problems"))) {
+      const input = $("#notation");
+      input.value = shared;  // leave the shared text to fix, beside its problems
+      input.dataset.edited = "1";
+    }
+  }
+  document.body.dataset.ready = "true";
+}
+
+start().catch((error) => {
+  $("#verdict").textContent = `the page could not start: ${error.message}`;
+});

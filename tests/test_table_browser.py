@@ -1,0 +1,266 @@
+"""The table page in a real browser: Chromium (Debian's chromium-headless-shell) at phone size, with touch.
+
+Each test serves its own table on the loopback and taps the page as a player would: a road and its counter, the
+hand, a town, undo, the share link, an illegal change shown where it was made, a second phone updated live. No
+page may log a console error. Without the browser the tests are skipped, except under CI, where they fail. They
+are slow tests (``--slow``), as CI runs them.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from planner.elfenland.board import load_board
+from planner.elfenland.position import Position
+from planner.table.server import TableServer
+from planner.table.session import Session
+from planner.table.state import TableState
+
+SIMPLE = "D@JAC-THR:m,E@RIV-THR:f RIV EDR - 1"  # best by hand: THR/E JAC/D, 2 new towns, 2 cards
+TOKEN = "browser-test-token"
+PHONE = {"width": 390, "height": 844}
+CHROMIUM = ("/usr/lib/chromium/chromium-headless-shell", "/usr/bin/chromium-headless-shell", "/usr/bin/chromium")
+ARGS = ["--no-sandbox", "--disable-background-networking", "--disable-component-update", "--disable-sync",
+        "--disable-default-apps", "--no-first-run", "--disable-features=Translate,MediaRouter"]
+
+# About a second a test (a server, a browser context, taps): the quick lane skips them, CI runs them (--slow).
+pytestmark = pytest.mark.slow
+
+
+def chromium() -> str | None:
+    """Debian's headless Chromium, or the one ``ELFENLAND_CHROMIUM`` names."""
+    named = os.environ.get("ELFENLAND_CHROMIUM")
+    return named if named else next((path for path in CHROMIUM if os.access(path, os.X_OK)), None)
+
+
+def missing(reason: str) -> None:
+    if os.environ.get("CI"):
+        pytest.fail(f"{reason}: CI must run the browser tests (apt-get install chromium-headless-shell)")
+    pytest.skip(reason)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        missing("playwright is not installed")
+    path = chromium()
+    if path is None:
+        missing("no headless Chromium found")
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=path, args=ARGS)
+        yield launched
+        launched.close()
+
+
+@pytest.fixture
+def server() -> Iterator[TableServer]:
+    with Session(TableState(Position.from_str(SIMPLE)), warm_up=False) as session:
+        running = TableServer(session, host="127.0.0.1", port=0, token=TOKEN).start()
+        yield running
+        running.stop()
+
+
+class Phone:
+    """One phone's page, with every console error it logs."""
+
+    def __init__(self, browser: Any, server: TableServer, *, viewport: dict[str, int] = PHONE) -> None:
+        self.context = browser.new_context(viewport=viewport, has_touch=True, is_mobile=True, device_scale_factor=2)
+        self.page = self.context.new_page()
+        self.errors: list[str] = []
+        self.page.on("console", self._console)
+        self.page.on("pageerror", lambda error: self.errors.append(str(error)))
+        self.base = f"http://127.0.0.1:{server.port}"
+
+    def _console(self, message: Any) -> None:
+        if message.type == "error":
+            self.errors.append(message.text)
+
+    def open(self, query: str = "") -> Phone:
+        self.page.goto(f"{self.base}/?t={TOKEN}{query}")
+        self.page.wait_for_selector("body[data-ready=true]")
+        self.settled()
+        return self
+
+    def settled(self) -> None:
+        """Wait until the page shows a solved view."""
+        self.page.wait_for_selector("body[data-solving=false]")
+
+    def after(self, version: int) -> None:
+        # Functions, not expressions: the page's policy forbids eval, and Playwright evaluates expressions with it.
+        self.page.wait_for_function("(v) => Number(document.body.dataset.version) > v && "
+                                    "document.body.dataset.solving === 'false'", arg=version)
+
+    @property
+    def version(self) -> int:
+        return int(self.page.evaluate("document.body.dataset.version"))
+
+    def screen(self, x: float, y: float) -> tuple[float, float]:
+        """Where the board point (x, y) is on the screen."""
+        point = self.page.evaluate("([x, y]) => { const svg = document.querySelector('#map svg');"
+                                   "const p = new DOMPoint(x, y).matrixTransform(svg.getScreenCTM());"
+                                   "return [p.x, p.y]; }", [x, y])
+        return point[0], point[1]
+
+    def tap_board(self, x: float, y: float, *, dx: float = 0, dy: float = 0) -> None:
+        """Tap the board point (x, y), moved by (dx, dy) screen pixels."""
+        sx, sy = self.screen(x, y)
+        self.page.touchscreen.tap(sx + dx, sy + dy)
+
+    def tap(self, selector: str) -> None:
+        version = self.version
+        self.page.tap(selector)
+        self.after(version)
+
+    def text(self, selector: str) -> str:
+        return str(self.page.inner_text(selector))
+
+    def close(self) -> None:
+        self.context.close()
+        assert self.errors == [], f"console errors: {self.errors}"
+
+
+@pytest.fixture
+def phone(browser: Any, server: TableServer) -> Iterator[Phone]:
+    opened = Phone(browser, server).open()
+    yield opened
+    opened.close()
+
+
+def test_the_page_shows_the_best_route(phone: Phone) -> None:
+    assert phone.text("#verdict") == "2 new towns, 2 cards, ends in Jaccaranda, keep raft"
+    assert phone.text("#solve-status").startswith("proven best")
+    rows = phone.page.locator("#route tbody tr")
+    assert rows.count() == 2 and "Throtmanni" in rows.nth(0).inner_text() and "Jaccaranda" in rows.nth(1).inner_text()
+    assert phone.page.locator("#map svg .plan.best .step").count() == 2
+    width = phone.page.evaluate("document.querySelector('#map svg').getBoundingClientRect().width")
+    assert 380 <= width <= 390  # the board fills the phone's width
+
+
+def town(code: str) -> tuple[float, float]:
+    found = load_board().towns[code]
+    return float(found.x), float(found.y)
+
+
+def middle(a: str, b: str) -> tuple[float, float]:
+    (ax, ay), (bx, by) = town(a), town(b)
+    return (ax + bx) / 2, (ay + by) / 2
+
+
+def test_tap_near_a_road_and_set_its_counter(phone: Phone) -> None:
+    # The road Elvenhold - Lapphalya is straight: tap 12 px beside its middle (its line is 2 px wide here).
+    version = phone.version
+    phone.tap_board(*middle("ELV", "LAP"), dy=-12)
+    phone.page.wait_for_selector("#sheet:not([hidden])")
+    assert phone.text("#sheet-title") == "Elvenhold – Lapphalya · plain"
+    assert phone.page.is_disabled("#sheet-counters [data-counter=U]")  # unicorns never travel plains
+    phone.page.tap("#sheet-counters [data-counter=T]")
+    phone.after(version)
+    phone.page.wait_for_selector("#sheet", state="hidden")
+    assert phone.page.locator('#map svg .counter[data-road="ELV-LAP:p"][data-transport="T"]').count() == 1
+    assert "T@ELV-LAP:p" in phone.page.input_value("#notation")
+
+
+def test_set_the_hand(phone: Phone) -> None:
+    phone.tap(".card[data-card=D] .plus")
+    phone.tap(".card[data-card=D] .face")
+    phone.tap(".card[data-card=R] .minus")
+    assert phone.text(".card[data-card=D] .count") == "× 3"
+    assert phone.text(".card[data-card=R] .count") == "× 0"
+    assert phone.page.is_disabled(".card[data-card=R] .minus")
+    assert phone.text("#hand-count") == "(4 cards)"
+    assert " RIV EDDD - 1" in phone.page.input_value("#notation")
+    assert phone.text("#verdict") == "2 new towns, 2 cards, ends in Jaccaranda, keep dragon dragon"
+
+
+def test_mark_a_town_then_undo_and_redo(phone: Phone) -> None:
+    tichih = '#map svg [data-code="TIC"]'
+    assert phone.page.get_attribute(tichih, "data-visited") == "false"
+    version = phone.version
+    phone.tap_board(*town("TIC"))
+    phone.after(version)
+    assert phone.page.get_attribute(tichih, "data-visited") == "true"
+    phone.tap("#undo")
+    assert phone.page.get_attribute(tichih, "data-visited") == "false"
+    phone.tap("#redo")
+    assert phone.page.get_attribute(tichih, "data-visited") == "true"
+
+
+def test_long_press_puts_the_boot_on_a_town(phone: Phone) -> None:
+    version = phone.version
+    point = phone.screen(*town("THR"))
+    session = phone.page.context.new_cdp_session(phone.page)
+    touch = [{"x": point[0], "y": point[1]}]
+    session.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": touch})
+    phone.page.wait_for_timeout(800)
+    session.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    phone.after(version)
+    assert phone.page.locator('#map svg .town.current[data-code="THR"]').count() == 1
+
+
+def test_an_illegal_change_is_shown_where_it_was_made(phone: Phone) -> None:
+    # An obstacle on a road without a counter: refused, and said in the sheet, beside the button.
+    phone.tap_board(*middle("ELV", "LAP"))
+    phone.page.wait_for_selector("#sheet:not([hidden])")
+    version = phone.version
+    phone.page.tap("#sheet-obstacle")
+    problem = phone.page.wait_for_selector("#sheet-problems .problem-text")
+    assert problem.inner_text() == ("obstacle on ELV-LAP:p without a counter: an obstacle goes only on a road "
+                                    "holding one")
+    assert phone.version == version
+    phone.page.tap("#sheet-close")
+    # An eleventh dragon: said under the hand, and the dragon card is marked.
+    phone.page.fill("#notation", "- RIV DDDDDDDDDD - 1")
+    phone.tap("#notation-form button")
+    phone.page.tap(".card[data-card=D] .plus")
+    problem = phone.page.wait_for_selector("#hand-problems .problem-text")
+    assert problem.inner_text() == "hand holds 11 dragon cards but the game has only 10"
+    assert "bad" in (phone.page.get_attribute(".card[data-card=D]", "class") or "")
+    assert phone.text(".card[data-card=D] .count") == "× 10"
+    # A notation that does not parse: said under the notation, the text left to fix.
+    phone.page.fill("#notation", "- XYZ DD - 1")
+    phone.page.press("#notation", "Enter")
+    problem = phone.page.wait_for_selector("#notation-problems .problem-text")
+    assert "unknown town" in problem.inner_text() and "XYZ" in problem.inner_text()
+    assert phone.page.input_value("#notation") == "- XYZ DD - 1"
+
+
+def test_the_share_link_opens_the_position(browser: Any, server: TableServer, phone: Phone) -> None:
+    phone.tap(".card[data-card=C] .plus")
+    shared = phone.page.input_value("#share")
+    notation = phone.page.input_value("#notation")
+    assert shared.startswith(f"{phone.base}/?p=") and " RIV ECDR " in notation
+    phone.tap("#undo")
+    assert phone.page.input_value("#notation") != notation
+    other = Phone(browser, server)
+    other.open(f"&p={shared.split('?p=', 1)[1]}")
+    other.page.wait_for_function("(n) => document.querySelector('#notation').value === n", arg=notation)
+    assert other.page.evaluate("location.search") == ""  # the link is used once, not re-applied on reload
+    other.close()
+
+
+def test_a_second_phone_is_updated_live(browser: Any, server: TableServer, phone: Phone) -> None:
+    other = Phone(browser, server).open()
+    other.page.wait_for_selector("#link-status:text('live')")
+    version = other.version
+    phone.tap(".card[data-card=P] .plus")
+    other.after(version)
+    assert other.text(".card[data-card=P] .count") == "× 1"
+    assert other.page.input_value("#notation") == phone.page.input_value("#notation")
+    other.close()
+
+
+def test_landscape_puts_the_map_beside_the_route(browser: Any, server: TableServer) -> None:
+    wide = Phone(browser, server, viewport={"width": 844, "height": 390}).open()
+    map_box = wide.page.locator("#map").bounding_box()
+    route_box = wide.page.locator("#route-panel").bounding_box()
+    assert map_box is not None and route_box is not None
+    assert route_box["x"] >= map_box["x"] + map_box["width"] - 1  # side by side, not stacked
+    svg_box = wide.page.locator("#map svg").bounding_box()
+    assert svg_box is not None and svg_box["y"] + svg_box["height"] <= 390  # the whole board is in view
+    wide.close()
