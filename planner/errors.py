@@ -72,6 +72,18 @@ class IllegalStepError(PlannerError):
         return (type(self), (self.index, self.reason))
 
 
+class IllegalPlacementError(PlannerError):
+    """A counter that cannot be placed where a plan puts it; ``index`` is the 0-based placement number."""
+
+    def __init__(self, index: int, message: str) -> None:
+        self.index = index
+        self.reason = message
+        super().__init__(f"placement {index + 1}: {message}")
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (type(self), (self.index, self.reason))
+
+
 class UnsupportedError(PlannerError):
     """A request the planner cannot honour as asked: a rule option a solver does not model, a picture format whose
     optional converter is not installed, an output path that cannot be written. The user's to change (exit 2)."""
@@ -91,4 +103,5 @@ def _rebuild_notation_error(cls: type[NotationError], message: str, kind: str, v
 
 def is_input_error(error: PlannerError) -> bool:
     """Whether ``error`` is the user's to fix (bad input, exit code 2) rather than a bug (exit code 1)."""
-    return isinstance(error, NotationError | IllegalPositionError | IllegalStepError | UnsupportedError)
+    return isinstance(error, NotationError | IllegalPositionError | IllegalStepError | IllegalPlacementError
+                      | UnsupportedError)

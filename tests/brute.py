@@ -14,7 +14,7 @@ from collections.abc import Iterator
 
 from planner.elfenland.board import Terrain
 from planner.elfenland.plan import Pay, Step
-from planner.elfenland.position import Hand, Position
+from planner.elfenland.position import Hand, Position, Tile
 from planner.elfenland.rules import RAFT_DOWNSTREAM, RAFT_LAKE, RAFT_UPSTREAM, TRANSPORTS, Transport, counter_cost
 
 Value = tuple[int, int]
@@ -105,3 +105,58 @@ def best_by_key(position: Position) -> dict[tuple[frozenset[str], str], Value]:
 
     walk(position.at, position.hand.counts, frozenset(), 0)
     return found
+
+
+JointValue = tuple[int, int, int]
+"""(score, -cards spent, -counters placed): larger is better."""
+
+
+def brute_force_joint(position: Position) -> tuple[JointValue, tuple[Step, ...], tuple[tuple[str, Transport], ...]]:
+    """The best joint plan of ``position`` (my supply's counters placed on empty roads as the walk first takes
+    them, then the route), by exhaustive search: its value, its steps and its placements (road id, transport).
+
+    Written straight from the rules, sharing no code with the solvers: every step out of every state, every way to
+    pay it, and on an empty road every counter type the supply still holds and the terrain carries.
+    """
+    board = position.board
+    base = position.tile_map()
+
+    @functools.cache
+    def best(town: str, hand: tuple[int, ...], supply: tuple[int, ...], placed: frozenset[tuple[str, Transport]],
+             collected: frozenset[str]) -> tuple[JointValue, tuple[Step, ...], tuple[tuple[str, Transport], ...]]:
+        value: JointValue = (-position.home_penalty(town), 0, 0)
+        route: tuple[Step, ...] = ()
+        placing: tuple[tuple[str, Transport], ...] = ()
+        mine = dict(placed)
+        for connection in board.links(town):
+            to = connection.other(town)
+            options: list[tuple[Position, tuple[int, ...], frozenset[tuple[str, Transport]], int]] = []
+            if connection.is_road and connection.id not in base and connection.id not in mine:
+                for i, transport in enumerate(TRANSPORTS):
+                    if transport is Transport.RAFT or not supply[i]:
+                        continue
+                    if counter_cost(transport, connection.terrain) is None:
+                        continue
+                    tile = Tile(connection.id, transport)
+                    there = position.replace(tiles=(*position.tiles, tile))
+                    left = tuple(n - (j == i) for j, n in enumerate(supply))
+                    options.append((there, left, placed | {(connection.id, transport)}, 1))
+            else:
+                tiles = (*position.tiles, *(Tile(r, t) for r, t in placed))
+                options.append((position.replace(tiles=tiles), supply, placed, 0))
+            for there, left_supply, now_placed, extra in options:
+                for step in payments(there, town, hand):
+                    if step.connection != connection.id:
+                        continue
+                    left = tuple(a - b for a, b in zip(hand, step.cards.counts, strict=True))
+                    new = step.to not in collected and board.towns[step.to].has_marker
+                    (score, neg_spent, neg_placed), rest, more = best(
+                        to, left, left_supply, frozenset(now_placed), collected | {step.to})
+                    candidate = (score + new, neg_spent - len(step.cards), neg_placed - extra)
+                    if candidate > value:
+                        value, route = candidate, (step, *rest)
+                        placing = ((connection.id, next(t for r, t in now_placed if r == connection.id)), *more) \
+                            if extra else more
+        return value, route, placing
+
+    return best(position.at, position.hand.counts, position.supply.counts, frozenset(), frozenset(position.visited))

@@ -437,14 +437,14 @@ def _bound_prunes_on_the_way(position: Position, steps: tuple[Step, ...], ceilin
 
     state = search._Search(position, alternatives=1, budget=None)
     outcome = verify(position, steps)
-    state.threshold = (outcome.score, -(outcome.cards_spent + 1))  # anything at least as good must survive
+    state.threshold = (outcome.score, -(outcome.cards_spent + 1), 0)  # anything at least as good must survive
     state.ceiling = ceiling
     index = {code: i for i, code in enumerate(state.codes)}
     town, mask, new = state.start, 0, 0
     cards = search._pack(position.hand.counts, len(position.hand))
     cut = []
     for n, step in enumerate(steps):
-        if state._prunable(town, new, mask, cards):
+        if state._prunable(town, new, mask, cards, 0):
             cut.append(n)
         option = next(o for o in state.options[town]
                       if o.to == index[step.to] and o.connection == step.connection and o.pay is step.pay)

@@ -14,9 +14,9 @@ from dataclasses import dataclass
 from planner.elfenland.board import load_board
 from planner.elfenland.keep import keep_cards
 from planner.elfenland.notation import parse_route_tokens
-from planner.elfenland.position import Hand, Position
-from planner.elfenland.rules import RAFT_UPSTREAM, Transport, counter_cost, raft_cost
-from planner.errors import IllegalStepError, NotationError
+from planner.elfenland.position import Hand, Position, Tile
+from planner.elfenland.rules import RAFT_UPSTREAM, Transport, can_carry, counter_cost, raft_cost
+from planner.errors import IllegalPlacementError, IllegalStepError, NotationError
 
 
 class Pay(enum.Enum):
@@ -133,6 +133,37 @@ def verify(position: Position, steps: tuple[Step, ...] | list[Step]) -> Outcome:
     return Outcome(tuple(new_towns), here, len(position.hand) - len(hand), position.home_penalty(here), hand)
 
 
+def place(position: Position, placements: tuple[Tile, ...] | list[Tile]) -> Position:
+    """The position once my counters are placed: each on an empty road its transport can travel, from my supply,
+    one per road. The counters join the board's tiles and leave the supply.
+
+    Raises:
+        IllegalPlacementError: at the first counter that cannot be placed there, saying why.
+    """
+    board = position.board
+    tiles = position.tile_map()
+    supply = position.supply
+    for index, tile in enumerate(placements):
+        def fail(reason: str, index: int = index) -> IllegalPlacementError:
+            return IllegalPlacementError(index, reason)
+
+        connection = board.connections.get(tile.road)
+        if connection is None or not connection.is_road:
+            raise fail(f"{tile.road} is no road: counters go on roads only")
+        if tile.transport is None or tile.obstacle:
+            raise fail(f"only transport counters are placed with a plan, not an obstacle ({tile})")
+        if tile.road in tiles:
+            raise fail(f"road {tile.road} already holds a counter ({tiles[tile.road]})")
+        if not can_carry(tile.transport, connection.terrain):
+            raise fail(f"a {tile.transport.title} counter cannot go on {tile.road}, a {connection.terrain} road")
+        single = Hand.of([tile.transport])
+        if not supply.contains(single):
+            raise fail(f"no {tile.transport.title} counter left in the supply ({supply})")
+        supply = supply.without(single)
+        tiles[tile.road] = tile
+    return position.replace(tiles=tuple(tiles.values()), supply=supply)
+
+
 def score(position: Position, steps: tuple[Step, ...] | list[Step]) -> int:
     """The score of a route (new towns minus the home penalty).
 
@@ -147,22 +178,27 @@ class Plan:
     """A verified route and what it achieves."""
 
     position: Position
+    """The position the route is walked on: with :attr:`placements` on the board when there are any."""
     steps: tuple[Step, ...]
     outcome: Outcome
     proven: bool = False
     """Whether the solver proved no route scores better (or spends fewer cards for the same score)."""
     solver: str = ""
+    placements: tuple[Tile, ...] = ()
+    """My counters this plan places before walking (a joint plan of ``elfenland place``); empty for a route."""
 
     @classmethod
     def of(cls, position: Position, steps: tuple[Step, ...] | list[Step], *, proven: bool = False,
-           solver: str = "") -> Plan:
-        """Verify ``steps`` and wrap them as a plan.
+           solver: str = "", placements: tuple[Tile, ...] | list[Tile] = ()) -> Plan:
+        """Verify ``placements`` (see :func:`place`) and ``steps`` on the position they make, and wrap them.
 
         Raises:
+            IllegalPlacementError: a counter cannot be placed where the plan puts it.
             IllegalStepError: the route is not legal.
         """
-        steps = tuple(steps)
-        return cls(position, steps, verify(position, steps), proven, solver)
+        steps, placements = tuple(steps), tuple(placements)
+        board = place(position, placements) if placements else position
+        return cls(board, steps, verify(board, steps), proven, solver, placements)
 
     @property
     def score(self) -> int:
@@ -191,8 +227,13 @@ class Plan:
 
     @property
     def value(self) -> tuple[int, int]:
-        """The objective, larger is better: (score, -cards spent)."""
+        """The objective of a route, larger is better: (score, -cards spent)."""
         return (self.score, -self.cards_spent)
+
+    @property
+    def objective(self) -> tuple[int, int, int]:
+        """The objective of a joint plan, larger is better: (score, -cards spent, -counters placed)."""
+        return (self.score, -self.cards_spent, -len(self.placements))
 
     def __str__(self) -> str:
         return " ".join(str(s) for s in self.steps) or "-"

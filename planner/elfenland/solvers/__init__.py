@@ -158,7 +158,7 @@ def _race(position: Position, *, alternatives: int, budget: Budget, seed: int) -
             return searched
         workers.wait(cpsat[0].done.is_set)
     result = cpsat[0].value()  # raises what CP-SAT raised: a failure that is no time-out is a bug
-    winner = result if result.proven or result.plan.value > searched.plan.value else searched
+    winner = result if result.proven or result.plan.objective > searched.plan.objective else searched
     bounds = [searched.bound, result.bound] + ([bound[-1]] if bound else [])
     winner.stats["race"] = {**race, "cpsat_bound": bound[-1] if bound else None}
     return dataclasses.replace(winner, bound=max(winner.plan.score, min(bounds)),
@@ -180,7 +180,7 @@ def _portfolio(position: Position, *, alternatives: int, budget: Budget, seed: i
         return dataclasses.replace(searched, status=budget.status(proven=searched.proven), elapsed=budget.elapsed())
     beamed = beam_route(position, PUZZLE_BEAM_WIDTH)
     start_by = "search"
-    if beamed.value > searched.plan.value:
+    if beamed.objective > searched.plan.objective:
         start_by = "beam"
         others = tuple(p for p in searched.plans if plan_key(p) != plan_key(beamed))
         searched = dataclasses.replace(searched, plans=(beamed, *others)[:alternatives])
@@ -205,7 +205,7 @@ def _portfolio(position: Position, *, alternatives: int, budget: Budget, seed: i
     solutions = [job.value() for job in jobs]
     winner = next((s for s in solutions if s.proven), None)
     if winner is None:
-        winner = max([searched, *solutions], key=lambda s: s.plan.value)
+        winner = max([searched, *solutions], key=lambda s: s.plan.objective)
         bound = min(s.bound for s in [searched, *solutions])
         winner = dataclasses.replace(winner, status=budget.status(proven=False),
                                      bound=max(winner.plan.score, bound))

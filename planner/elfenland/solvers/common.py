@@ -8,8 +8,9 @@ from typing import Any
 from planner.common.limits import Status
 from planner.elfenland.keep import cheapest_cards
 from planner.elfenland.plan import Pay, Plan, Step
-from planner.elfenland.position import Hand, Position
-from planner.errors import IllegalStepError, SolverError
+from planner.elfenland.position import Hand, Position, Tile
+from planner.elfenland.rules import Transport
+from planner.errors import IllegalPlacementError, IllegalStepError, SolverError
 
 __all__ = ["Move", "Solution", "assemble", "plan_key", "stay"]
 
@@ -25,6 +26,8 @@ class Move:
     cards: Hand | None
     """Exact cards, or None for a caravan of ``count`` cards paid from what is left at the end."""
     count: int
+    place: Transport | None = None
+    """The counter of my supply placed on this (empty) road as the walk first takes it, if any."""
 
 
 def assemble(position: Position, moves: list[Move] | tuple[Move, ...], *, proven: bool, solver: str) -> Plan:
@@ -46,8 +49,9 @@ def assemble(position: Position, moves: list[Move] | tuple[Move, ...], *, proven
                 cards = cheapest_cards(spare, move.count)
                 spare = spare.without(cards)
             steps.append(Step(move.frm, move.to, move.connection, move.pay, cards))
-        return Plan.of(position, steps, proven=proven, solver=solver)
-    except (ValueError, IllegalStepError) as exc:
+        placements = [Tile(move.connection, move.place) for move in moves if move.place is not None]
+        return Plan.of(position, steps, proven=proven, solver=solver, placements=placements)
+    except (ValueError, IllegalStepError, IllegalPlacementError) as exc:
         route = " ".join(f"{m.to}/{m.cards or m.count}" for m in moves)
         raise SolverError(f"{solver} returned an illegal route on {position}: {route}: {exc}") from exc
 

@@ -640,7 +640,7 @@ def solve_cpsat(position: Position, *, alternatives: int = 1, limit: Limit | Non
     solves = stats["solves"]
     stats.update(wall_time=sum(s["wall_time"] for s in solves), branches=sum(s["branches"] for s in solves))
     best = plans[0]
-    plans.sort(key=lambda p: p.value, reverse=True)  # an unproven first plan may lose to a runner-up
+    plans.sort(key=lambda p: p.objective, reverse=True)  # an unproven first plan may lose to a runner-up
     proven = best.proven and plans[0] is best
     trivial = len(net.collectable)  # every reachable town collected, no penalty
     proven_bound = trivial if route_model.bound is None else min(trivial, route_model.bound)

@@ -18,6 +18,11 @@ Modelling assumptions (guarded by the solver-agreement tests):
 - Bound: the towns still collectable are at most as many as the cheapest ways into distinct uncollected towns
   that the budget can pay for (sum of the smallest entry costs ≤ s), which also bounds the cards needed to
   reach a given score. A ceiling on the score proven elsewhere (CP-SAT's, in a race) caps the count.
+- Joint plans (a supply of my counters to place, ``elfenland place``): a counter is placed on an empty road when
+  the walk first takes it, of any type the supply holds and the terrain carries (a placement the walk never
+  travels changes nothing, so none is made). The state gains the supply left and the roads placed (which type
+  on which road); a state dominates another only with the same placements and no less of cards and supply. The
+  objective gains a last criterion: the fewest counters placed (a counter not needed stays in hand).
 """
 
 from __future__ import annotations
@@ -31,7 +36,7 @@ from planner.common.limits import Budget, Limit
 from planner.elfenland.keep import card_values
 from planner.elfenland.plan import Pay, Plan
 from planner.elfenland.position import Hand, Position
-from planner.elfenland.rules import TRANSPORTS, Transport, counter_cost, raft_cost
+from planner.elfenland.rules import COUNTER_TRANSPORTS, TRANSPORTS, Transport, can_carry, counter_cost, raft_cost
 from planner.elfenland.solvers.common import Move, Solution, assemble
 
 _RAFT = TRANSPORTS.index(Transport.RAFT)
@@ -40,23 +45,30 @@ _ANY = -1  # card index of a caravan's any-card payment
 
 
 # Cards left are packed in one integer, eight bits per field: fields 0..6 hold the cards of each type not yet
-# paid to counters or rafts (h), field 7 the budget of cards not yet committed at all (s). Bit 7 of every field
-# is kept clear, so "a >= b in every field" is one subtraction: ((a | GUARD) - b) & GUARD == GUARD.
+# paid to counters or rafts (h), field 7 the budget of cards not yet committed at all (s), fields 8..13 the
+# counters of each land transport left in the supply. Bit 7 of every field is kept clear, so "a >= b in every
+# field" is one subtraction: ((a | GUARD) - b) & GUARD == GUARD.
 _BITS = 8
 _FIELD = (1 << _BITS) - 1
 _BUDGET = len(TRANSPORTS) * _BITS
-_GUARD = sum(1 << (i * _BITS + _BITS - 1) for i in range(len(TRANSPORTS) + 1))
+_SUPPLY = _BUDGET + _BITS
+"""Shift of the supply's first field; the field of counter type ``i`` is at ``_SUPPLY + i * _BITS``."""
+_GUARD = sum(1 << (i * _BITS + _BITS - 1) for i in range(len(TRANSPORTS) + 1 + len(COUNTER_TRANSPORTS)))
+_PLACED_BITS = 3
+"""Bits per road in the placed-roads integer: 0 for none, else 1 + the index of the counter placed there."""
 
 
-def _pack(h: tuple[int, ...], s: int) -> int:
+def _pack(h: tuple[int, ...], s: int, supply: tuple[int, ...] = ()) -> int:
     packed = s << _BUDGET
     for i, n in enumerate(h):
         packed |= n << (i * _BITS)
+    for i, n in enumerate(supply):
+        packed |= n << (_SUPPLY + i * _BITS)
     return packed
 
 
 def _unpack(packed: int) -> tuple[tuple[int, ...], int]:
-    return tuple((packed >> (i * _BITS)) & _FIELD for i in range(len(TRANSPORTS))), packed >> _BUDGET
+    return tuple((packed >> (i * _BITS)) & _FIELD for i in range(len(TRANSPORTS))), (packed >> _BUDGET) & _FIELD
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,15 +88,33 @@ class _Option:
     """What paying this option takes off the packed cards (the chosen type, if any, and the budget)."""
     paid: Hand | None = None
     """The exact cards paid (None for a caravan under the default rule: chosen at the end)."""
+    place: int = _ANY
+    """For a step onto an empty road: the index of the counter placed there first (taken from the supply)."""
+    placed: int = 0
+    """What placing the counter adds to the placed-roads integer (its road's field)."""
 
     @classmethod
     def make(cls, to: int, connection: str, pay: Pay, card: int, count: int, strict_card: int = _ANY,
-             strict_cost: int = 0) -> _Option:
+             strict_cost: int = 0, *, place: int = _ANY, road: int = 0) -> _Option:
+        supply = (1 << (_SUPPLY + place * _BITS)) if place != _ANY else 0
+        placed = (place + 1) << (road * _PLACED_BITS) if place != _ANY else 0
         if card == _ANY:
-            return cls(to, connection, pay, card, count, strict_card, strict_cost, count << _BUDGET, None)
+            return cls(to, connection, pay, card, count, strict_card, strict_cost, (count << _BUDGET) | supply,
+                       None, place, placed)
         paid = Hand(tuple(count if i == card else 0 for i in range(len(TRANSPORTS))))
         return cls(to, connection, pay, card, count, strict_card, strict_cost,
-                   (count << _BUDGET) | (count << (card * _BITS)), paid)
+                   (count << _BUDGET) | (count << (card * _BITS)) | supply, paid, place, placed)
+
+
+@dataclass(frozen=True, slots=True)
+class _EmptyRoad:
+    """One direction of an empty road a counter of the supply could open: the options for each counter type, to
+    place (``fresh``) or to use once placed (``placed``), by type index."""
+
+    shift: int
+    """The road's field in the placed-roads integer."""
+    fresh: dict[int, tuple[_Option, ...]]
+    placed: dict[int, tuple[_Option, ...]]
 
 
 #: Asked every 1024 nodes (with the node count and a way to get the best moves so far); true stops the search.
@@ -99,7 +129,7 @@ class SearchTimeout(Exception):
 
 class _Search:
     def __init__(self, position: Position, *, alternatives: int, budget: Budget | None,
-                 interrupt: Interrupt | None = None, ceiling: Ceiling | None = None) -> None:
+                 interrupt: Interrupt | None = None, ceiling: Ceiling | None = None, joint: bool = False) -> None:
         self.position = position
         self.alternatives = max(1, alternatives)
         self.budget = budget
@@ -135,39 +165,78 @@ class _Search:
                     here.append(_Option.make(index[to], c.id, Pay.CARAVAN, _ANY, price, card, cost))
         hand = position.hand.counts
         self.options = [[o for o in opts if o.card == _ANY or o.count <= hand[o.card]] for opts in options]
-        # Ways into each collectable town, cheapest first, for the bound.
+        # Empty roads the supply could open, per town.
+        supply = position.supply.counts[:len(COUNTER_TRANSPORTS)] if joint else (0,) * len(COUNTER_TRANSPORTS)
+        self.joint = any(supply)
+        self.empty: list[list[_EmptyRoad]] = [[] for _ in self.codes]
+        if self.joint:
+            self._add_empty_roads(position, index, tiles, supply, size)
+        # Ways into each collectable town, cheapest first, for the bound (placements counted as if unlimited).
+        reach = [[*opts, *(o for road in self.empty[i] for opts_t in road.fresh.values() for o in opts_t)]
+                 for i, opts in enumerate(self.options)]
         self.entries: list[tuple[int, list[tuple[int, int]]]] = []
         for i in range(len(self.codes)):
             if self.bit[i]:
                 ways = sorted({(o.card * _BITS if o.card != _ANY else _ANY, o.count)
-                               for opts in self.options for o in opts if o.to == i}, key=lambda w: w[1])
+                               for opts in reach for o in opts if o.to == i}, key=lambda w: w[1])
                 if ways:
                     self.entries.append((self.bit[i], ways))
         # Collectable towns one step away, and the cheapest step, per town.
         self.near = [0] * len(self.codes)
         self.transit = [0] * len(self.codes)
-        for i, opts in enumerate(self.options):
+        for i, opts in enumerate(reach):
             for o in opts:
                 self.near[i] |= self.bit[o.to]
             self.transit[i] = min((o.count for o in opts), default=0)
         self.start = index[position.at]
         self.size = size
+        self.start_cards = _pack(hand, size, supply)
         # Under the strict rule, the fields that must be equal for one state to dominate another: every counter
         # transport on the board (see the module docstring); none otherwise.
         on_board = {t.transport for t in position.tiles if t.transport is not None}
+        on_board |= {t for t, n in zip(COUNTER_TRANSPORTS, supply, strict=False) if n}  # counters I may place
         self.strict_mask = sum(_FIELD << (TRANSPORTS.index(t) * _BITS) for t in on_board) if self.strict else 0
-        # Results: best value per (collected, end) and the moves reaching it.
-        self.found: dict[tuple[int, int], tuple[tuple[int, int], tuple[Move, ...]]] = {}
-        self.threshold: tuple[int, int] = (-(10**9), -(10**9))
-        self.frontier: dict[tuple[int, int], list[int]] = {}
+        # Results: best value per (collected, end) and the moves reaching it. A value is (score, -cards spent,
+        # -counters placed).
+        self.found: dict[tuple[int, int], tuple[tuple[int, int, int], tuple[Move, ...]]] = {}
+        self.threshold: tuple[int, int, int] = (-(10**9), -(10**9), -(10**9))
+        self.frontier: dict[tuple[int, int, int], list[int]] = {}
         self.nodes = 0
         self.ceiling: int | None = None
         """The latest proven upper bound on the score from elsewhere (CP-SAT's), or None."""
 
+    def _add_empty_roads(self, position: Position, index: dict[str, int], tiles: dict[str, Any],
+                         supply: tuple[int, ...], size: int) -> None:
+        """The options of every empty road that a counter type of the supply can travel (see _EmptyRoad)."""
+        hand = position.hand.counts
+        for number, c in enumerate(position.board.roads):
+            if c.id in tiles:
+                continue
+            types = [i for i, t in enumerate(COUNTER_TRANSPORTS) if supply[i] and can_carry(t, c.terrain)]
+            if not types:
+                continue
+            for frm, to in ((c.a, c.b), (c.b, c.a)):
+                fresh: dict[int, tuple[_Option, ...]] = {}
+                placed: dict[int, tuple[_Option, ...]] = {}
+                for i in types:
+                    cost = counter_cost(COUNTER_TRANSPORTS[i], c.terrain)
+                    assert cost is not None
+                    price = position.rules.caravan_cost(cost, obstacle=False)
+                    for where, place in ((fresh, i), (placed, _ANY)):
+                        road = number if place != _ANY else 0
+                        ways = []
+                        if cost <= hand[i]:
+                            ways.append(_Option.make(index[to], c.id, Pay.COUNTER, i, cost, place=place, road=road))
+                        if price <= size:
+                            ways.append(_Option.make(index[to], c.id, Pay.CARAVAN, _ANY, price, i, cost, place=place,
+                                                     road=road))
+                        where[i] = tuple(ways)
+                self.empty[index[frm]].append(_EmptyRoad(number * _PLACED_BITS, fresh, placed))
+
     # -- the bound ---------------------------------------------------------------------------------------------
     def _optimistic(self, town: int, new: int, mask: int, cards: int) -> tuple[int, int]:
         """The most points any route on from this state can reach, and the fewest cards it then pays on top."""
-        s = cards >> _BUDGET
+        s = (cards >> _BUDGET) & _FIELD
         costs = []
         for bit, ways in self.entries:
             if mask & bit:
@@ -195,21 +264,24 @@ class _Search:
         top = new + extra if self.ceiling is None else min(new + extra, self.ceiling)
         return top, needed
 
-    def _prunable(self, town: int, new: int, mask: int, cards: int) -> bool:
-        best_score, best_neg_spent = self.threshold
+    def _prunable(self, town: int, new: int, mask: int, cards: int, placements: int) -> bool:
+        best_score, best_neg_spent, best_neg_placed = self.threshold
         top, needed = self._optimistic(town, new, mask, cards)
         if top != best_score:
             return top < best_score
-        return self.size - (cards >> _BUDGET) + needed >= -best_neg_spent
+        spent = self.size - ((cards >> _BUDGET) & _FIELD) + needed
+        if spent != -best_neg_spent:
+            return spent > -best_neg_spent
+        return placements >= -best_neg_placed  # placing more can only make it worse
 
     def upper_bound(self) -> int:
         """A proven upper bound on the score of any route: the bound at the start (or the ceiling, if lower)."""
-        top, _ = self._optimistic(self.start, 0, 0, _pack(self.position.hand.counts, self.size))
+        top, _ = self._optimistic(self.start, 0, 0, self.start_cards)
         return top
 
     # -- results -------------------------------------------------------------------------------------------------
-    def _record(self, town: int, mask: int, new: int, s: int, path: list[Move]) -> None:
-        value = (new - self.penalty[town], s - self.size)
+    def _record(self, town: int, mask: int, new: int, s: int, placements: int, path: list[Move]) -> None:
+        value = (new - self.penalty[town], s - self.size, -placements)
         if value <= self.threshold:
             return
         key = (mask, town)
@@ -228,8 +300,8 @@ class _Search:
         return max(self.found.values(), key=lambda item: item[0])[1] if self.found else ()
 
     # -- the walk ------------------------------------------------------------------------------------------------
-    def _dominated(self, town: int, mask: int, cards: int) -> bool:
-        s = cards >> _BUDGET
+    def _dominated(self, town: int, mask: int, placed: int, cards: int) -> bool:
+        s = (cards >> _BUDGET) & _FIELD
         if s < self.size:
             # More cards of a type than the budget can never be spent: cap them, so more states compare.
             for i in range(len(TRANSPORTS)):
@@ -237,7 +309,7 @@ class _Search:
                 n = (cards >> shift) & _FIELD
                 if n > s:
                     cards -= (n - s) << shift
-        key = (town, mask)
+        key = (town, mask, placed)
         seen = self.frontier.get(key)
         if seen is None:
             self.frontier[key] = [cards]
@@ -254,9 +326,10 @@ class _Search:
         return False
 
     def run(self) -> None:
-        self._visit(self.start, 0, 0, _pack(self.position.hand.counts, self.size), [])
+        self._visit(self.start, 0, 0, self.start_cards, 0, 0, [])
 
-    def _visit(self, town: int, mask: int, new: int, cards: int, path: list[Move]) -> None:
+    def _visit(self, town: int, mask: int, new: int, cards: int, placed: int, placements: int,
+               path: list[Move]) -> None:
         self.nodes += 1
         if self.nodes > self.node_limit:
             raise SearchTimeout
@@ -266,13 +339,16 @@ class _Search:
                 raise SearchTimeout
             if self.ceiling_source is not None:
                 self.ceiling = self.ceiling_source()
-        s = cards >> _BUDGET
-        self._record(town, mask, new, s, path)
-        if s == 0 or self._prunable(town, new, mask, cards):
+        s = (cards >> _BUDGET) & _FIELD
+        self._record(town, mask, new, s, placements, path)
+        if s == 0 or self._prunable(town, new, mask, cards, placements):
             return
         children: list[tuple[int, int, int, int, int, int, _Option, Hand | None]] = []
         bits = self.bit
-        for option in self.options[town]:
+        options = self.options[town]
+        if self.empty[town]:
+            options = [*options, *self._empty_options(town, cards, placed)]
+        for option in options:
             to = option.to
             gain = 1 if bits[to] and not mask & bits[to] else 0
             for child, cards_paid in self._payments(option, cards, s):
@@ -281,11 +357,27 @@ class _Search:
         code = self.codes[town]
         for _, _, _, to, gain, child, option, cards_paid in children:
             child_mask = mask | bits[to] if gain else mask
-            if self._dominated(to, child_mask, child):
+            child_placed = placed | option.placed
+            if self._dominated(to, child_mask, child_placed, child):
                 continue
-            path.append(Move(code, self.codes[to], option.connection, option.pay, cards_paid, option.count))
-            self._visit(to, child_mask, new + gain, child, path)
+            place = COUNTER_TRANSPORTS[option.place] if option.place != _ANY else None
+            path.append(Move(code, self.codes[to], option.connection, option.pay, cards_paid, option.count, place))
+            self._visit(to, child_mask, new + gain, child, child_placed, placements + (place is not None), path)
             path.pop()
+
+    def _empty_options(self, town: int, cards: int, placed: int) -> list[_Option]:
+        """The options of the empty roads out of ``town``: the placed counter's if I placed one there, else those
+        of placing each counter type the supply still holds."""
+        found: list[_Option] = []
+        for road in self.empty[town]:
+            code = (placed >> road.shift) & 7
+            if code:
+                found.extend(road.placed[code - 1])
+                continue
+            for i, ways in road.fresh.items():
+                if (cards >> (_SUPPLY + i * _BITS)) & _FIELD:
+                    found.extend(ways)
+        return found
 
     def _payments(self, option: _Option, cards: int, s: int) -> list[tuple[int, Hand | None]]:
         count = option.count
@@ -301,8 +393,7 @@ class _Search:
         if h[option.strict_card] >= option.strict_cost:
             return []
         # Strict rule: the hand is exact (h sums to s), so branch over which cards the caravan takes.
-        return [(_pack(tuple(a - b for a, b in zip(h, combo, strict=True)), s - count), Hand(combo))
-                for combo in _sub_multisets(h, count)]
+        return [(cards - option.delta - _pack(combo, 0), Hand(combo)) for combo in _sub_multisets(h, count)]
 
 
 def _sub_multisets(h: tuple[int, ...], count: int) -> list[tuple[int, ...]]:
@@ -338,13 +429,12 @@ def beam_route(position: Position, width: int) -> Plan:
     search = _Search(position, alternatives=1, budget=None)
     codes = search.codes
     Trail = tuple[tuple[int, _Option, Hand | None], Any] | None  # the steps so far, last first
-    layer: list[tuple[int, int, int, int, Trail]] = [
-        (search.start, 0, 0, _pack(position.hand.counts, search.size), None)]
+    layer: list[tuple[int, int, int, int, Trail]] = [(search.start, 0, 0, search.start_cards, None)]
     best: tuple[tuple[int, int], Trail] = ((-(10**9), 0), None)
     while layer:
         kept: dict[tuple[int, int], tuple[int, int, int, int, Trail]] = {}
         for town, mask, new, cards, trail in layer:
-            s = cards >> _BUDGET
+            s = (cards >> _BUDGET) & _FIELD
             value = (new - search.penalty[town], s - search.size)
             if value > best[0]:
                 best = (value, trail)
@@ -354,9 +444,10 @@ def beam_route(position: Position, width: int) -> Plan:
                 key = (option.to, mask | bit)
                 for child, paid in search._payments(option, cards, s):
                     old = kept.get(key)
-                    if old is None or old[3] >> _BUDGET < child >> _BUDGET:
+                    if old is None or (old[3] >> _BUDGET) & _FIELD < (child >> _BUDGET) & _FIELD:
                         kept[key] = (option.to, mask | bit, new + gain, child, ((town, option, paid), trail))
-        layer = sorted(kept.values(), key=lambda state: (state[2], state[3] >> _BUDGET), reverse=True)[:width]
+        layer = sorted(kept.values(), key=lambda state: (state[2], (state[3] >> _BUDGET) & _FIELD),
+                       reverse=True)[:width]
     moves = []
     trail = best[1]
     while trail is not None:
@@ -368,8 +459,11 @@ def beam_route(position: Position, width: int) -> Plan:
 
 def solve_search(position: Position, *, alternatives: int = 1, limit: Limit | None = None,
                  budget: Budget | None = None, interrupt: Interrupt | None = None,
-                 ceiling: Ceiling | None = None) -> Solution:
+                 ceiling: Ceiling | None = None, joint: bool = False) -> Solution:
     """The best route (and ``alternatives - 1`` runners-up with other towns or end town) by exact search.
+
+    With ``joint``, the best joint plan: my supply's counters placed on empty roads together with the route
+    (the most points, then the fewest cards, then the fewest counters placed); without, the supply is ignored.
 
     The search gives up when ``limit`` (or the running ``budget``, which also carries a stop event) runs out, or
     when ``interrupt`` returns true (it is asked every 1024 nodes, and given a way to read the best moves so far);
@@ -381,7 +475,8 @@ def solve_search(position: Position, *, alternatives: int = 1, limit: Limit | No
         SolverError: a found route failed the verifier (a bug).
     """
     budget = budget or Budget(limit or Limit())
-    search = _Search(position, alternatives=alternatives, budget=budget, interrupt=interrupt, ceiling=ceiling)
+    search = _Search(position, alternatives=alternatives, budget=budget, interrupt=interrupt, ceiling=ceiling,
+                     joint=joint)
     proven = True
     try:
         search.run()
