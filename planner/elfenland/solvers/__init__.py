@@ -63,8 +63,13 @@ def solve(
     limit: Limit = DEFAULT_LIMIT,
     stop: StopLike | None = None,
     seed: int = 0,
+    joint: bool = False,
 ) -> Solution:
     """The best route of ``position`` (most new towns, then fewest cards), verified, with proof status.
+
+    With ``joint``, the best joint plan instead (``elfenland place``): my supply's counters placed on empty roads
+    together with the route, the most points, then the fewest cards, then the fewest counters placed (a counter I
+    do not need stays in hand); the plans carry their placements. Without, the supply is ignored.
 
     Works from any thread; solves in several threads at once do not see each other.
 
@@ -92,26 +97,26 @@ def solve(
         raise NotationError(f"seed {seed!r} must be a whole number 0..{MAX_SEED}", kind="bad-seed", value=str(seed))
     budget = Budget(limit, stop)
     if solver == "search" or (solver == "auto" and position.rules.strict):
-        return solve_search(position, alternatives=alternatives, budget=budget)
+        return solve_search(position, alternatives=alternatives, budget=budget, joint=joint)
     if solver == "cpsat":
-        return _cpsat(position, alternatives=alternatives, budget=budget, seed=seed)
+        return _cpsat(position, alternatives=alternatives, budget=budget, seed=seed, joint=joint)
     if len(position.hand) >= PUZZLE_CARDS:
-        return _portfolio(position, alternatives=alternatives, budget=budget, seed=seed)
-    return _race(position, alternatives=alternatives, budget=budget, seed=seed)
+        return _portfolio(position, alternatives=alternatives, budget=budget, seed=seed, joint=joint)
+    return _race(position, alternatives=alternatives, budget=budget, seed=seed, joint=joint)
 
 
 def _cpsat(position: Position, *, alternatives: int, budget: Budget, seed: int, stop: StopLike | None = None,
            hint: Plan | None = None, on_bound: Callable[[int], None] | None = None,
-           connectivity: str = "cuts") -> Solution:
+           connectivity: str = "cuts", joint: bool = False) -> Solution:
     """CP-SAT under ``budget``'s limit, stopped by ``stop`` (a worker's) or the budget's own stop."""
     from planner.elfenland.solvers.cpsat import solve_cpsat  # ortools takes ~0.5 s to import
 
     run_budget = Budget(budget.limit, stop or budget.stop, started=budget.started)
     return solve_cpsat(position, alternatives=alternatives, budget=run_budget, seed=seed, hint=hint,
-                       on_bound=on_bound, connectivity=connectivity)
+                       on_bound=on_bound, connectivity=connectivity, joint=joint)
 
 
-def _race(position: Position, *, alternatives: int, budget: Budget, seed: int) -> Solution:
+def _race(position: Position, *, alternatives: int, budget: Budget, seed: int, joint: bool) -> Solution:
     """The search in this thread; after ``AUTO_SEARCH_BUDGET`` seconds, CP-SAT beside it in a worker; the first
     proof wins, and every bound CP-SAT proves caps the search's.
 
@@ -136,13 +141,13 @@ def _race(position: Position, *, alternatives: int, budget: Budget, seed: int) -
                 load_ortools()  # here, not in CP-SAT's thread, where it would crawl beside the search (see there)
                 hint = assemble(position, best_moves(), proven=False, solver="search")
                 cpsat.append(workers.start(partial(_cpsat, position, alternatives=alternatives, budget=budget,
-                                                   seed=seed, stop=workers.stop, hint=hint, on_bound=bounded),
-                                           name="cpsat"))
+                                                   seed=seed, stop=workers.stop, hint=hint, on_bound=bounded,
+                                                   joint=joint), name="cpsat"))
             job = cpsat[0] if cpsat else None
             return job is not None and job.done.is_set() and job.error is None and job.value().proven
 
         searched = solve_search(position, alternatives=alternatives, budget=budget, interrupt=poll,
-                                ceiling=lambda: bound[-1] if bound else None)
+                                ceiling=lambda: bound[-1] if bound else None, joint=joint)
         if not cpsat:
             return searched
         race = {"search_seconds": searched.elapsed, "cpsat_started_after": AUTO_SEARCH_BUDGET}
@@ -165,7 +170,7 @@ def _race(position: Position, *, alternatives: int, budget: Budget, seed: int) -
                                status=winner.status if winner.proven else budget.status(proven=False))
 
 
-def _portfolio(position: Position, *, alternatives: int, budget: Budget, seed: int) -> Solution:
+def _portfolio(position: Position, *, alternatives: int, budget: Budget, seed: int, joint: bool) -> Solution:
     """A puzzle: a glance of search and a beam search for a starting route, then one CP-SAT run per core (seeds
     ``seed``, ``seed + 1``, ..., wrapping at :data:`MAX_SEED`) from the better of the two, the first run cutting
     narrow and the second wide (``PUZZLE_CONNECTIVITY``); the first proof wins and the others are stopped.
@@ -175,10 +180,10 @@ def _portfolio(position: Position, *, alternatives: int, budget: Budget, seed: i
         Exception: whatever crashed a CP-SAT thread (a bug), raised here rather than lost in that thread.
     """
     glance = Budget(Limit(nodes=PUZZLE_START_NODES), budget.stop)
-    searched = solve_search(position, alternatives=alternatives, budget=glance)
+    searched = solve_search(position, alternatives=alternatives, budget=glance, joint=joint)
     if searched.proven or budget.expired():
         return dataclasses.replace(searched, status=budget.status(proven=searched.proven), elapsed=budget.elapsed())
-    beamed = beam_route(position, PUZZLE_BEAM_WIDTH)
+    beamed = beam_route(position, PUZZLE_BEAM_WIDTH)  # a route: it places no counter
     start_by = "search"
     if beamed.objective > searched.plan.objective:
         start_by = "beam"
@@ -192,7 +197,8 @@ def _portfolio(position: Position, *, alternatives: int, budget: Budget, seed: i
     connectivity = [PUZZLE_CONNECTIVITY[i % len(PUZZLE_CONNECTIVITY)] for i in range(len(seeds))]
     with Workers(budget.stop, name="elfenland-portfolio") as workers:
         jobs = [workers.start(partial(_cpsat, position, alternatives=alternatives, budget=budget, seed=run_seed,
-                                      stop=workers.stop, hint=searched.plan, connectivity=cuts), name=f"cpsat-{i}")
+                                      stop=workers.stop, hint=searched.plan, connectivity=cuts, joint=joint),
+                              name=f"cpsat-{i}")
                 for i, (run_seed, cuts) in enumerate(zip(seeds, connectivity, strict=True))]
 
         def proven() -> bool:

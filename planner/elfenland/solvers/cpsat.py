@@ -42,12 +42,12 @@ from typing import TYPE_CHECKING, Any
 
 from planner.common.limits import Budget, Limit, StopLike
 from planner.common.threads import Workers
-from planner.elfenland.plan import Pay, Plan, Step, verify
+from planner.elfenland.plan import Pay, Plan
 from planner.elfenland.position import Hand, Position
 from planner.elfenland.rules import COUNTER_TRANSPORTS, TRANSPORTS, Transport
 from planner.elfenland.solvers.common import Move, Solution, assemble, plan_key
 from planner.elfenland.solvers.network import Arc, Network, Road, build_network, strict_rule_bites
-from planner.errors import IllegalStepError, SolverError, UnsupportedError
+from planner.errors import IllegalPlacementError, IllegalStepError, SolverError, UnsupportedError
 
 if TYPE_CHECKING:
     from ortools.sat.python import cp_model
@@ -83,16 +83,15 @@ def load_ortools() -> Any:
     return cp_model
 
 
-def _usable_route(position: Position, plan: Plan | None) -> tuple[Step, ...] | None:
-    """The steps of ``plan`` if they are a legal route of ``position`` (a hint from elsewhere), else None."""
-    if plan is None:
+def _usable_route(position: Position, plan: Plan | None, *, joint: bool) -> Plan | None:
+    """``plan`` if it is a legal route (a joint plan, with ``joint``) of ``position`` (a hint from elsewhere)."""
+    if plan is None or (plan.placements and not joint):
         return None
     try:
-        verify(position, plan.steps)
-    except IllegalStepError:
+        return Plan.of(position, plan.steps, placements=plan.placements)
+    except (IllegalStepError, IllegalPlacementError):
         logger.debug("ignoring a hint that is not a legal route of %s: %s", position, plan)
         return None
-    return plan.steps
 
 
 # -- variables ---------------------------------------------------------------------------------------------------
@@ -115,6 +114,8 @@ class _Variables:
     """Transport -> matching cards (counters, rafts) the route pays."""
     caravan_cards: Any = None
     """Any-cards paid for caravans."""
+    place: dict[str, Any] = field(default_factory=dict)
+    """Road opened by one of my counters (``LAP-RIV:f+D``) -> whether the counter is placed there."""
 
     def entering(self, town: str) -> Any:
         """How often the route enters ``town``."""
@@ -141,7 +142,7 @@ class _Variables:
     def all(self) -> list[Any]:
         """Every variable, for hints."""
         return [*self.travel.values(), *self.flow.values(), *self.counter.values(), *self.caravan.values(),
-                *self.visit.values(), *self.matching.values(), self.caravan_cards]
+                *self.visit.values(), *self.matching.values(), self.caravan_cards, *self.place.values()]
 
 
 # -- the model ---------------------------------------------------------------------------------------------------
@@ -173,6 +174,7 @@ class _RouteModel:
         self._add_collect_constraints()
         self._add_connectivity_constraints()
         self._add_payment_constraints()
+        self._add_placement_constraints()
         self.score = self._score_expr()
         self._phase = 0
         self._widened = False
@@ -195,6 +197,9 @@ class _RouteModel:
         for transport in TRANSPORTS:
             v.matching[transport] = m.new_int_var(0, self.hand[transport], f"matching[{transport.letter}]")
         v.caravan_cards = m.new_int_var(0, self.size, "caravan_cards")
+        for road in net.roads.values():
+            if road.placed is not None:
+                v.place[road.id] = m.new_bool_var(f"place[{road.id}]")
 
     # -- constraints ---------------------------------------------------------------------------------------------
     def _add_walk_constraints(self) -> None:
@@ -298,6 +303,27 @@ class _RouteModel:
         # Caravans take any cards, so they fit when the whole bill fits the hand.
         m.add(v.cards_spent() <= self.size)
 
+    def _add_placement_constraints(self) -> None:
+        """My counters: an empty road takes at most one, each from the supply, and only a road holding one of
+        mine can be travelled (the cheapest joint plan places a counter only where the walk goes)."""
+        m, v, net = self.model, self.v, self.net
+        if not v.place:
+            return
+        for arc in net.arcs:
+            if arc.road is not None and arc.road.placed is not None:
+                m.add(v.travel[arc.id] <= arc.most * v.place[arc.road.id])
+        by_road: dict[str, list[Any]] = defaultdict(list)
+        by_type: dict[Transport, list[Any]] = defaultdict(list)
+        for road_id, placed in v.place.items():
+            road = net.roads[road_id]
+            assert road.placed is not None
+            by_road[road.connection].append(placed)
+            by_type[road.placed].append(placed)
+        for placements in by_road.values():
+            m.add(sum(placements) <= 1)
+        for transport, placements in by_type.items():
+            m.add(sum(placements) <= self.position.supply[transport])
+
     # -- objective -----------------------------------------------------------------------------------------------
     def _score_expr(self) -> Any:
         """Towns collected minus the home-town penalty of the end town."""
@@ -317,18 +343,27 @@ class _RouteModel:
         reached = m.new_bool_var(f"score_at_least[{points}]#{self._phase}")
         m.add(self.score >= points).only_enforce_if(reached)
         m.add_assumptions([reached])
-        m.minimize(self.v.cards_spent())
+        # Then the fewest counters placed: at most one per card spent saved is worth it, so cards weigh more.
+        placed = sum(self.v.place.values())
+        weight = len(self.position.supply) + 1 if self.v.place else 1
+        m.minimize(weight * self.v.cards_spent() + placed)
 
-    def assignment(self, steps: tuple[Step, ...] | None) -> dict[int, int]:
-        """Every variable's value for a legal route (the empty route for None): a complete solution hint."""
+    def assignment(self, plan: Plan | None) -> dict[int, int]:
+        """Every variable's value for a legal route or joint plan (the empty route for None): a complete hint."""
         v, net = self.v, self.net
         values = {var.index: 0 for var in v.all()}
-        if not steps:
+        if plan is None or not plan.steps:
             return values
+        steps = plan.steps
+        mine = {tile.road: f"+{tile.transport.letter}" for tile in plan.placements if tile.transport is not None}
         arcs = {a.id: a for a in net.arcs}
-        taken = [arcs[key] for key in (f"{s.frm}>{s.to}:{s.connection[-1]}" for s in steps) if key in arcs]
+        keys = (f"{s.frm}>{s.to}:{s.connection[-1]}{mine.get(s.connection, '')}" for s in steps)
+        taken = [arcs[key] for key in keys if key in arcs]
         if len(taken) < len(steps):
             return values  # not a route of this position: fall back on the empty one
+        for arc in taken:
+            if arc.road is not None and arc.road.id in v.place:
+                values[v.place[arc.road.id].index] = 1
         for step, arc in zip(steps, taken, strict=True):
             values[v.travel[arc.id].index] += 1
             if arc.road is not None:
@@ -462,7 +497,7 @@ class _RouteModel:
         finally:
             workers.close(on_stop=solver.stop_search)
 
-    def solve(self, *, start: tuple[Step, ...] | None = None, proven_before: bool = True, first: bool = True,
+    def solve(self, *, start: Plan | None = None, proven_before: bool = True, first: bool = True,
               on_bound: Callable[[int], None] | None = None) -> tuple[Plan | None, list[dict[str, Any]]]:
         """The best route still allowed: the most points, then the fewest cards; None when no route is left.
 
@@ -542,17 +577,21 @@ class _RouteModel:
             logger.debug("dropped steps not connected to the start: %s", {t: a for t, a in leaving.items() if a})
         counters_left = {price: solver.value(var) for price, var in v.counter.items()}
         moves = []
+        opened: set[str] = set()
         for arc in walk:
             road = arc.road
             if road is None:
                 cards = Hand.from_counts({Transport.RAFT: arc.rafts})
                 moves.append(Move(arc.frm, arc.to, arc.connection, Pay.RAFT, cards, arc.rafts))
-            elif counters_left[road.price] > 0:
+                continue
+            place = road.placed if road.placed is not None and road.id not in opened else None
+            opened.add(road.id)
+            if counters_left[road.price] > 0:
                 counters_left[road.price] -= 1
                 cards = Hand.from_counts({road.transport: road.cost})
-                moves.append(Move(arc.frm, arc.to, arc.connection, Pay.COUNTER, cards, road.cost))
+                moves.append(Move(arc.frm, arc.to, arc.connection, Pay.COUNTER, cards, road.cost, place))
             else:
-                moves.append(Move(arc.frm, arc.to, arc.connection, Pay.CARAVAN, None, road.caravan))
+                moves.append(Move(arc.frm, arc.to, arc.connection, Pay.CARAVAN, None, road.caravan, place))
         return assemble(self.position, moves, proven=proven, solver=SOLVER_NAME)
 
 
@@ -563,7 +602,7 @@ class _NoSolution(Exception):
 def solve_cpsat(position: Position, *, alternatives: int = 1, limit: Limit | None = None,
                 stop: StopLike | None = None, budget: Budget | None = None, seed: int = 0, workers: int = 1,
                 log: bool = False, hint: Plan | None = None, on_bound: Callable[[int], None] | None = None,
-                connectivity: str = "cuts") -> Solution:
+                connectivity: str = "cuts", joint: bool = False) -> Solution:
     """The best route of ``position`` by CP-SAT, and up to ``alternatives - 1`` runners-up.
 
     Best means the most points (new towns minus the home-town penalty), then the fewest cards. Alternatives
@@ -577,6 +616,8 @@ def solve_cpsat(position: Position, *, alternatives: int = 1, limit: Limit | Non
     One worker is the default and the fastest on this model (see docs/solver-measurements.md). ``on_bound`` is
     called, from CP-SAT's thread, with each better proven upper bound on the best route's score (new towns minus
     the home-town penalty) while the best route is sought: another solver may use it to prune (see ``solve``).
+    With ``joint``, the best joint plan: my supply's counters placed on empty roads with the route (the most
+    points, then the fewest cards, then the fewest counters placed); without, the supply is ignored.
     ``connectivity`` picks how the model keeps collected towns reachable from the start: ``"cuts"`` (added as
     needed; the faster), ``"cuts-wide"`` (the same, plus a cut for every connected set of three towns and every
     ring of four once a solution strays: slower at the median, much faster on some puzzles; see :func:`solve`'s
@@ -596,7 +637,7 @@ def solve_cpsat(position: Position, *, alternatives: int = 1, limit: Limit | Non
     position.check()
     budget = budget or Budget(limit or Limit(), stop)
     started = time.perf_counter()
-    net = build_network(position)
+    net = build_network(position, joint=joint)
     if position.rules.strict and strict_rule_bites(net):
         raise UnsupportedError(
             "the strict caravan rule is not supported by the CP-SAT solver (whether a caravan is allowed depends "
@@ -614,7 +655,7 @@ def solve_cpsat(position: Position, *, alternatives: int = 1, limit: Limit | Non
     }
     logger.debug("cp-sat model for %s: %d variables, %d constraints, built in %.3f s",
                  position, stats["variables"], stats["constraints"], stats["build_time"])
-    start = _usable_route(position, hint)
+    start = _usable_route(position, hint, joint=joint)
     plans: list[Plan] = []
     while len(plans) < alternatives:
         if plans and budget.expired():
@@ -625,7 +666,8 @@ def solve_cpsat(position: Position, *, alternatives: int = 1, limit: Limit | Non
         except _NoSolution:
             if not plans:
                 stats["status"] = "no solution"
-                plans.append(Plan.of(position, start or (), solver=SOLVER_NAME))
+                plans.append(Plan.of(position, start.steps if start else (), solver=SOLVER_NAME,
+                                     placements=start.placements if start else ()))
             break
         stats["solves"] += runs
         if not plans:

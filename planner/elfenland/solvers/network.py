@@ -1,7 +1,9 @@
 """The arcs a CP-SAT route may use: every payable direction of every connection within the hand's reach.
 
 Kept apart from the model (:mod:`planner.elfenland.solvers.cpsat`) because it needs no OR-Tools: which roads
-hold a payable counter, what a step costs each way, how often the hand can pay for it.
+hold a payable counter, what a step costs each way, how often the hand can pay for it. For a joint plan, an empty
+road that a counter type of my supply can travel becomes one road per such type (``LAP-RIV:f+D``: the road with
+my dragon on it), whose arcs the model opens only when it places that counter there.
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 
 from planner.elfenland.position import Position
-from planner.elfenland.rules import Transport, counter_cost, raft_cost
+from planner.elfenland.rules import COUNTER_TRANSPORTS, Transport, counter_cost, raft_cost
 
 __all__ = ["Arc", "Network", "Road", "build_network", "strict_rule_bites"]
 
@@ -30,6 +32,10 @@ class Road:
     """Most matching-card payments the hand allows (0: the hand cannot pay the counter)."""
     caravan_max: int
     """Most caravan payments the hand allows."""
+    connection: str = ""
+    """The road's connection id (``id`` itself, but for a road opened by one of my counters)."""
+    placed: Transport | None = None
+    """For a road opened by a counter of my supply: that counter (``id`` is then ``connection+letter``)."""
 
     @property
     def cheapest(self) -> int:
@@ -106,8 +112,9 @@ class Network:
         return sorted(found, key=lambda s: (len(s), sorted(s)))
 
 
-def build_network(position: Position) -> Network:
-    """Every payable arc, pruned to those the hand can reach from the start (cheapest-cost search)."""
+def build_network(position: Position, *, joint: bool = False) -> Network:
+    """Every payable arc, pruned to those the hand can reach from the start (cheapest-cost search); with
+    ``joint``, also the arcs of the empty roads my supply could open (one road per counter type)."""
     board = position.board
     hand = position.hand
     size = len(hand)
@@ -117,12 +124,25 @@ def build_network(position: Position) -> Network:
         ends = ((connection.a, connection.b), (connection.b, connection.a))
         if connection.is_road:
             tile = tiles.get(connection.id)
+            if tile is None and joint:
+                for transport in COUNTER_TRANSPORTS:
+                    cost = counter_cost(transport, connection.terrain)
+                    if not position.supply[transport] or cost is None:
+                        continue
+                    caravan = position.rules.caravan_cost(cost, obstacle=False)
+                    road = Road(f"{connection.id}+{transport.letter}", transport, cost, caravan,
+                                hand[transport] // cost, size // caravan, connection.id, transport)
+                    if road.counter_max or road.caravan_max:
+                        candidates += [(a, b, connection.id, f"{connection.terrain.letter}+{transport.letter}", road, 0)
+                                       for a, b in ends]
+                continue
             cost = None if tile is None or tile.transport is None else counter_cost(
                 tile.transport, connection.terrain, obstacle=tile.obstacle)
             if tile is None or tile.transport is None or cost is None:
                 continue  # a road without a counter cannot be travelled
             caravan = position.rules.caravan_cost(cost, obstacle=tile.obstacle)
-            road = Road(connection.id, tile.transport, cost, caravan, hand[tile.transport] // cost, size // caravan)
+            road = Road(connection.id, tile.transport, cost, caravan, hand[tile.transport] // cost, size // caravan,
+                        connection.id)
             if road.counter_max or road.caravan_max:
                 candidates += [(a, b, connection.id, connection.terrain.letter, road, 0) for a, b in ends]
         else:
