@@ -30,6 +30,8 @@ def position_options(func: Callable[..., Any]) -> Callable[..., Any]:
         click.option("--home", metavar="TOWN", help="Home-town card (- for none)."),
         click.option("--round", "round_", type=click.IntRange(FIRST_ROUND, LAST_ROUND),
                      help=f"Round {FIRST_ROUND}..{LAST_ROUND}; the last applies the home penalty."),
+        click.option("--supply", metavar="COUNTERS", help="My unplaced counters: DP, \"dragon pig\" (- for none)."),
+        click.option("--display", metavar="COUNTERS", help="The face-up counters to draw from: PUTTD."),
     ]
     for name, rule in RULE_OPTIONS.items():
         if isinstance(rule.default, bool):
@@ -48,7 +50,8 @@ def overrides_from(kwargs: dict[str, Any]) -> Overrides:
     rules = {name: kwargs.pop(name) for name in RULE_OPTIONS}
     return Overrides(at=kwargs.pop("at"), hand=kwargs.pop("hand"), tiles=tuple(kwargs.pop("tiles")),
                      visited=kwargs.pop("visited"), home=kwargs.pop("home"), round=kwargs.pop("round_"),
-                     rules={k: v for k, v in rules.items() if v is not None} or None)
+                     rules={k: v for k, v in rules.items() if v is not None} or None, supply=kwargs.pop("supply"),
+                     display=kwargs.pop("display"))
 
 
 def solver_options(func: Callable[..., Any]) -> Callable[..., Any]:

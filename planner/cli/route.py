@@ -3,13 +3,9 @@
 from __future__ import annotations
 
 import json
-import multiprocessing
-import signal
 import sys
 import threading
 from collections.abc import Iterator
-from concurrent.futures import ProcessPoolExecutor, wait
-from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Any
 
@@ -29,7 +25,8 @@ from planner.cli.conventions import (
 )
 from planner.cli.positions import limit_from, overrides_from, position_options, solver_options
 from planner.common.limits import Limit, Status, StopLike
-from planner.common.threads import POLL, cores
+from planner.common.processes import ordered_map
+from planner.common.threads import cores
 from planner.elfenland import render, report
 from planner.elfenland.inputs import Overrides, expand_sources, read_position
 from planner.elfenland.position import Position
@@ -63,54 +60,10 @@ def _solve_one(job: _Job, stop: StopLike | None) -> _Outcome:
         return error
 
 
-_worker_stop: Any = None
-
-
-def _worker_init(stop: Any) -> None:
-    """A worker process leaves Ctrl-C to the parent, which stops every solve through the shared event."""
-    global _worker_stop
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    _worker_stop = stop
-
-
-def _worker_solve(job: _Job) -> _Outcome:
-    return _solve_one(job, _worker_stop)
-
-
 def _outcomes(jobs: list[_Job], workers: int, stop: threading.Event) -> Iterator[_Outcome]:
-    """Each job's outcome, in the jobs' order; with more than one worker, solved in that many processes.
-
-    The caller's stop (Ctrl-C) is passed on to the workers through a shared event; what has not started is
-    cancelled.
-    """
-    if workers <= 1 or len(jobs) <= 1:
-        for job in jobs:
-            yield _solve_one(job, stop)
-        return
-    # A fork server, not a fork of this process: a fork of a process that has loaded OR-Tools can inherit a held lock.
-    methods = multiprocessing.get_all_start_methods()
-    context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
-    shared = context.Event()
-    pool = ProcessPoolExecutor(max_workers=min(workers, len(jobs)), mp_context=context, initializer=_worker_init,
-                               initargs=(shared,))
-    done = 0
-    try:
-        futures = [pool.submit(_worker_solve, job) for job in jobs]
-        for future in futures:
-            while not future.done():
-                if stop.is_set():
-                    shared.set()
-                wait([future], timeout=POLL * 5)
-            outcome = future.result()
-            done += 1
-            yield outcome
-    except BrokenProcessPool:
-        # The workers could not start (e.g. a __main__ they cannot import again): solve the rest here, one by one.
-        for job in jobs[done:]:
-            yield _solve_one(job, stop)
-    finally:
-        shared.set()  # stop what still runs if the caller stopped early
-        pool.shutdown(wait=True, cancel_futures=True)
+    """Each job's outcome, in the jobs' order; with more than one worker, solved in that many processes (the
+    caller's stop, Ctrl-C, reaches them; what has not started is cancelled)."""
+    return ordered_map(_solve_one, jobs, jobs=workers, stop=stop)
 
 
 @click.command(cls=PositionCommand, context_settings=CONTEXT)

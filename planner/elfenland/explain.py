@@ -32,6 +32,8 @@ class StepRecord:
     """Cards paid in compact notation (``DD``)."""
     new_town: bool
     cards_left: str
+    placed: bool = False
+    """Whether the step's counter is mine, placed on the empty road as the walk first takes it."""
 
 
 def step_records(plan: Plan) -> list[StepRecord]:
@@ -41,6 +43,7 @@ def step_records(plan: Plan) -> list[StepRecord]:
     tiles = position.tile_map()
     hand = position.hand
     collected = set(position.visited)
+    unplaced = {t.road for t in plan.placements}  # mine, until the walk first takes them
     records = []
     for number, step in enumerate(plan.steps, 1):
         connection = board.connections[step.connection]
@@ -63,7 +66,9 @@ def step_records(plan: Plan) -> list[StepRecord]:
             letters=str(step.cards),
             new_town=new,
             cards_left=str(hand),
+            placed=step.connection in unplaced,
         ))
+        unplaced.discard(step.connection)
     return records
 
 

@@ -87,6 +87,8 @@ class Overrides:
     home: str | None = None
     round: int | None = None
     rules: Mapping[str, Any] | None = None
+    supply: str | None = None
+    display: str | None = None
 
     def empty(self) -> bool:
         """Whether no field is overridden."""
@@ -165,6 +167,10 @@ def position_from_mapping(data: Mapping[str, Any], *, source: str | None = None,
 
     title, notes = form.text("title", empty=True), form.text("notes", empty=True)
     supply, display, seen = (_counters(form, key, file_problems) for key in ("supply", "display", "seen"))
+    if flags.supply is not None:
+        supply = _flag_counters(flags.supply, flag_problems, "--supply")
+    if flags.display is not None:
+        display = _flag_counters(flags.display, flag_problems, "--display")
     held = form.boolean("obstacle")
     players = form.integer("players", low=MIN_PLAYERS, high=MAX_PLAYERS)
     opponents = tuple(_opponent(table, file_problems, i)
@@ -216,6 +222,12 @@ def _counters(form: Form, key: str, problems: Problems) -> Hand:
             words = [w for w in words if normalize(w) not in ("x", "obstacle", "obstacles")]
         kept.append(" ".join(words))
     return _hand(kept, problems, form.name(key))
+
+
+def _flag_counters(text: str, problems: Problems, flag: str) -> Hand:
+    """Counters given on the command line (``DP``, ``dragon pig``; ``-`` for none)."""
+    return _counters(Form({"counters": text}, problems, keys=("counters",), where=f"{flag} "), "counters", problems) \
+        if text.strip() != "-" else Hand()
 
 
 def _opponent(form: Form, problems: Problems, index: int) -> Opponent:

@@ -9,6 +9,10 @@ from rich.text import Text
 
 from planner.common.limits import Status
 from planner.common.problems import Problem
+from planner.elfenland.advice.drawing import DrawAdvice
+from planner.elfenland.advice.keeping import KeepAdvice
+from planner.elfenland.advice.obstacle import ObstacleAdvice
+from planner.elfenland.advice.placing import PlaceAdvice, RoadRisk
 from planner.elfenland.board import Board
 from planner.elfenland.explain import step_records, verdict
 from planner.elfenland.plan import Plan
@@ -51,9 +55,12 @@ def route_table(plan: Plan, *, title: str | None = None) -> Table:
         if r.pay == "raft":
             by = f"raft ({r.via}, {r.terrain})"
         else:
-            by = f"{r.counter}{' + obstacle' if r.obstacle else ''} ({r.terrain})"
+            mine = "your " if r.placed else ""
+            by = f"{mine}{r.counter}{' + obstacle' if r.obstacle else ''} ({r.terrain})"
             if r.pay == "caravan":
                 by = f"caravan on {by}"
+            if r.placed:
+                by += ", placed"
         table.add_row(str(r.number), f"{r.frm} → {r.to}", Text(by, style=PAY_STYLE[r.pay]),
                       " ".join(r.cards), "✓" if r.new_town else "", r.cards_left)
     return table
@@ -176,3 +183,122 @@ def town_links_table(board: Board, code: str, rules: Rules) -> Table:
                      "an obstacle adds 1 matching card, or 1 more caravan card")
     table.caption_justify = "left"
     return table
+
+
+# -- the round advisor ------------------------------------------------------------------------------------------
+def road_name(position: Position, road: str) -> str:
+    """``Lapphalya–Virst`` for ``LAP-VIR:p``."""
+    c = position.board.connections[road]
+    return f"{position.board.towns[c.a].name}–{position.board.towns[c.b].name}"
+
+
+def _loss(before: tuple[int, int], after: tuple[int, int]) -> str:
+    towns, cards = before[0] - after[0], after[1] - before[1]
+    if towns == 0 and cards == 0:
+        return "nothing"
+    parts = [f"{towns} town{'s' if towns != 1 else ''}"] if towns else []
+    if cards:
+        parts.append(f"{cards:+d} card{'s' if abs(cards) != 1 else ''}")
+    return ", ".join(parts)
+
+
+def place_view(advice: PlaceAdvice, risks: list[RoadRisk], keep: KeepAdvice | None) -> RenderableType:
+    """Everything ``elfenland place`` prints: the joint plan, the move to make now, the risk per road, the keep."""
+    position, joint = advice.position, advice.joint
+    plan = joint.plan
+    parts: list[RenderableType] = [position_summary(position)]
+    parts.append(Text(f"supply {position.supply}; {len(plan.placements)} of them placed by the plan", style="dim"))
+    parts.append(route_table(plan) if plan.steps else Text("Stay: no step gains anything.", style="italic"))
+    parts.append(verdict_line(joint))
+    now = advice.now
+    if now.placement is None:
+        reason = ("no counter of the plan needs placing" if not plan.placements
+                  else "placing now would invite a worse reply")
+        text = Text(f"place now: pass ({reason}); after the worst reply: {_value_text(now.worst)}", style="bold")
+    else:
+        text = Text(f"place now: your {_title(now.placement.transport)} on "
+                    f"{road_name(position, now.placement.road)}; after the worst reply: {_value_text(now.worst)}",
+                    style="bold")
+    parts.append(text)
+    if advice.passing_is_free and now.placement is not None:
+        parts.append(Text("passing costs nothing this turn (the worst reply leaves the same)", style="cyan"))
+    if risks:
+        table = Table(title="if an opponent gets there first", title_justify="left", show_edge=False)
+        table.add_column("road")
+        table.add_column("your plan")
+        table.add_column("their worst counter there costs you")
+        table.add_column("an obstacle there costs you")
+        best = plan.value
+        for risk in risks:
+            filled = "—" if risk.filled is None else (
+                f"{_loss(best, risk.filled.value)} ({_title(risk.filled.counter)})")
+            blocked = "—" if risk.blocked is None else _loss(best, risk.blocked.value)
+            table.add_row(road_name(position, risk.road), f"place {risk.mine.title}" if risk.mine else "travel",
+                          filled, blocked)
+        parts.append(table)
+    if keep is not None:
+        parts.append(keep_line(position, keep))
+    return Group(*parts)
+
+
+def _title(transport: Transport | None) -> str:
+    return transport.title if transport is not None else "obstacle"
+
+
+def _value_text(value: tuple[int, int]) -> str:
+    return f"score {value[0]}, {-value[1]} cards"
+
+
+def keep_line(position: Position, keep: KeepAdvice) -> Text:
+    """The end-of-round advice in one line."""
+    best = keep.best
+    towns = position.board.towns
+    cards = " ".join(best.cards.names()) or "no cards"
+    counter = f"your {best.counter.title} counter" if best.counter else "no counter"
+    return Text(f"for the next round: end in {towns[best.end].name}, keep {cards} and {counter} "
+                f"(next round's best plan: {best.score:.1f} ± {best.error:.1f} towns over {keep.samples} samples)",
+                style="cyan")
+
+
+def draw_view(advice: DrawAdvice) -> RenderableType:
+    """Everything ``elfenland draw`` prints."""
+    position = advice.position
+    table = Table(title="counters to draw", title_justify="left", show_edge=False)
+    table.add_column("draw")
+    table.add_column("plan score", justify="right")
+    table.add_column("cards", justify="right")
+    for option in advice.options:
+        name = option.counter.title if option.counter else "blind (" + ", ".join(
+            f"{t.letter} {p:.0%}" for t, p in (option.chances or {}).items()) + ")"
+        table.add_row(name, f"{option.score:.2f}", f"{option.cards:.2f}")
+    best = advice.best
+    what = f"the face-up {best.counter.title}" if best.counter else "blind"
+    verdict_text = Text(f"draw {what}: the joint plan scores {best.score:.2f} with {best.cards:.2f} cards "
+                        f"(now {advice.now.score} with {advice.now.cards_spent})", style="bold")
+    return Group(position_summary(position), table, verdict_text)
+
+
+def obstacle_view(advice: ObstacleAdvice) -> RenderableType:
+    """Everything ``elfenland obstacle`` prints."""
+    position = advice.position
+    parts: list[RenderableType] = [position_summary(position)]
+    for outlook in advice.outlooks:
+        table = Table(title=f"{outlook.opponent.name} ({outlook.opponent.points} points, {outlook.samples} sampled "
+                            f"hands, {outlook.towns:.2f} towns on average)", title_justify="left", show_edge=False)
+        table.add_column("obstacle on")
+        table.add_column("their towns lost", justify="right")
+        table.add_column("their extra cards", justify="right")
+        table.add_column("on their route", justify="right")
+        table.add_column("your loss", justify="right")
+        for effect in outlook.effects[:8]:
+            mine = "nothing" if not (effect.my_towns or effect.my_cards) else (
+                f"{effect.my_towns} towns, {effect.my_cards:+d} cards")
+            table.add_row(road_name(position, effect.road), f"{effect.towns:.2f} ± {effect.towns_error:.2f}",
+                          f"{effect.cards:.2f} ± {effect.cards_error:.2f}", f"{effect.hit:.0%}", mine)
+        parts.append(table)
+    if advice.hold or advice.effect is None or advice.target is None:
+        parts.append(Text(f"hold the obstacle: {advice.reason}", style="bold"))
+    else:
+        parts.append(Text(f"obstacle on {road_name(position, advice.effect.road)} against "
+                          f"{advice.target.opponent.name}: {advice.reason}", style="bold"))
+    return Group(*parts)

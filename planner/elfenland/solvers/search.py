@@ -27,16 +27,18 @@ Modelling assumptions (guarded by the solver-agreement tests):
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from planner.common.limits import Budget, Limit
+from planner.elfenland.board import load_board
 from planner.elfenland.keep import card_values
 from planner.elfenland.plan import Pay, Plan
-from planner.elfenland.position import Hand, Position
-from planner.elfenland.rules import COUNTER_TRANSPORTS, TRANSPORTS, Transport, can_carry, counter_cost, raft_cost
+from planner.elfenland.position import Hand, Position, Tile
+from planner.elfenland.rules import COUNTER_TRANSPORTS, TRANSPORTS, Rules, Transport, can_carry, counter_cost, raft_cost
 from planner.elfenland.solvers.common import Move, Solution, assemble
 
 _RAFT = TRANSPORTS.index(Transport.RAFT)
@@ -117,6 +119,36 @@ class _EmptyRoad:
     placed: dict[int, tuple[_Option, ...]]
 
 
+@functools.lru_cache(maxsize=256)
+def _board_options(tiles: tuple[Tile, ...], rules: Rules, size: int) -> tuple[tuple[_Option, ...], ...]:
+    """Every way to take one step from each town (by town index) on this board, for hands of ``size`` cards.
+
+    Cached: advice solves the same board for many hands (sampled opponent hands, what-ifs), and building the
+    options is a good part of a small solve.
+    """
+    board = load_board()
+    index = {code: i for i, code in enumerate(board.towns)}
+    tile_of = {t.road: t for t in tiles}
+    options: list[list[_Option]] = [[] for _ in board.towns]
+    for c in board.connections.values():
+        for frm, to in ((c.a, c.b), (c.b, c.a)):
+            here = options[index[frm]]
+            if not c.is_road:
+                here.append(_Option.make(index[to], c.id, Pay.RAFT, _RAFT, raft_cost(c, frm)))
+                continue
+            tile = tile_of.get(c.id)
+            if tile is None or tile.transport is None:
+                continue
+            cost = counter_cost(tile.transport, c.terrain, obstacle=tile.obstacle)
+            assert cost is not None
+            card = TRANSPORTS.index(tile.transport)
+            here.append(_Option.make(index[to], c.id, Pay.COUNTER, card, cost))
+            price = rules.caravan_cost(cost, obstacle=tile.obstacle)
+            if price <= size:
+                here.append(_Option.make(index[to], c.id, Pay.CARAVAN, _ANY, price, card, cost))
+    return tuple(tuple(here) for here in options)
+
+
 #: Asked every 1024 nodes (with the node count and a way to get the best moves so far); true stops the search.
 Interrupt = Callable[[int, Callable[[], tuple[Move, ...]]], bool]
 #: Asked every 1024 nodes for a proven upper bound on the score (None: none yet); the search prunes with it.
@@ -144,25 +176,9 @@ class _Search:
         collectable = position.collectable()
         self.bit = [(1 << i) if code in collectable else 0 for i, code in enumerate(self.codes)]
         self.penalty = [position.home_penalty(code) for code in self.codes]
-        options: list[list[_Option]] = [[] for _ in self.codes]
         tiles = position.tile_map()
         size = len(position.hand)
-        for c in board.connections.values():
-            for frm, to in ((c.a, c.b), (c.b, c.a)):
-                here = options[index[frm]]
-                if not c.is_road:
-                    here.append(_Option.make(index[to], c.id, Pay.RAFT, _RAFT, raft_cost(c, frm)))
-                    continue
-                tile = tiles.get(c.id)
-                if tile is None or tile.transport is None:
-                    continue
-                cost = counter_cost(tile.transport, c.terrain, obstacle=tile.obstacle)
-                assert cost is not None
-                card = TRANSPORTS.index(tile.transport)
-                here.append(_Option.make(index[to], c.id, Pay.COUNTER, card, cost))
-                price = position.rules.caravan_cost(cost, obstacle=tile.obstacle)
-                if price <= size:
-                    here.append(_Option.make(index[to], c.id, Pay.CARAVAN, _ANY, price, card, cost))
+        options = _board_options(position.tiles, position.rules, size)
         hand = position.hand.counts
         self.options = [[o for o in opts if o.card == _ANY or o.count <= hand[o.card]] for opts in options]
         # Empty roads the supply could open, per town.
@@ -174,13 +190,13 @@ class _Search:
         # Ways into each collectable town, cheapest first, for the bound (placements counted as if unlimited).
         reach = [[*opts, *(o for road in self.empty[i] for opts_t in road.fresh.values() for o in opts_t)]
                  for i, opts in enumerate(self.options)]
-        self.entries: list[tuple[int, list[tuple[int, int]]]] = []
-        for i in range(len(self.codes)):
-            if self.bit[i]:
-                ways = sorted({(o.card * _BITS if o.card != _ANY else _ANY, o.count)
-                               for opts in reach for o in opts if o.to == i}, key=lambda w: w[1])
-                if ways:
-                    self.entries.append((self.bit[i], ways))
+        into: dict[int, set[tuple[int, int]]] = {}
+        for opts in reach:
+            for o in opts:
+                if self.bit[o.to]:
+                    into.setdefault(o.to, set()).add((o.card * _BITS if o.card != _ANY else _ANY, o.count))
+        self.entries: list[tuple[int, list[tuple[int, int]]]] = [
+            (self.bit[i], sorted(into[i], key=lambda w: w[1])) for i in range(len(self.codes)) if i in into]
         # Collectable towns one step away, and the cheapest step, per town.
         self.near = [0] * len(self.codes)
         self.transit = [0] * len(self.codes)
@@ -455,6 +471,23 @@ def beam_route(position: Position, width: int) -> Plan:
         moves.append(Move(codes[town], codes[option.to], option.connection, option.pay, paid, option.count))
     moves.reverse()
     return assemble(position, moves, proven=False, solver="search")
+
+
+def best_value(position: Position, *, limit: Limit | None = None,
+               joint: bool = False) -> tuple[tuple[int, int], frozenset[str]]:
+    """The best route's (score, -cards spent) and the connections it travels, by the same search, without
+    building the plan (with ``joint``, the best joint plan's).
+
+    For advice that only aggregates values over many positions (sampled opponent hands): the plan is not shown,
+    so it is neither assembled nor replayed. The position is taken as legal (derived from a checked one).
+
+    Raises:
+        SearchTimeout: the limit ran out before the search finished (the value would not be proven).
+    """
+    search = _Search(position, alternatives=1, budget=Budget(limit or Limit()), joint=joint)
+    search.run()
+    (score, neg_spent, _), moves = max(search.found.values(), key=lambda item: item[0])
+    return (score, neg_spent), frozenset(move.connection for move in moves)
 
 
 def solve_search(position: Position, *, alternatives: int = 1, limit: Limit | None = None,

@@ -1,0 +1,90 @@
+"""Which counter to draw: each face-up counter, and the blind draw, by the joint plan it makes possible.
+
+For each counter type lying face up, the joint plan with that counter added to my supply; for the blind draw, the
+expectation of the same over the unseen counters (48 less the board, the display, the counters seen, the
+opponents' face-up ones and my own), each type weighted by how many of it are unseen. The board is taken as it
+is now: counters drawn before planning are placed later, by everybody, so the plan is a measure of what the counter
+adds to my hand of counters, not a forecast of the round.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from planner.common.limits import Limit, StopLike
+from planner.elfenland.advice.placing import ADVICE_LIMIT, joint_plan
+from planner.elfenland.advice.pools import unseen_counters
+from planner.elfenland.plan import Plan
+from planner.elfenland.position import Hand, Position
+from planner.elfenland.rules import COUNTER_TRANSPORTS, SUPPLY_LIMIT, Transport
+from planner.errors import IllegalPositionError
+
+__all__ = ["DrawAdvice", "DrawOption", "advise_draw"]
+
+
+@dataclass(frozen=True, slots=True)
+class DrawOption:
+    """One counter I could take, and what my joint plan is worth with it."""
+
+    counter: Transport | None
+    """The face-up counter taken; None for the blind draw."""
+    score: float
+    """The joint plan's score with it (expected over the unseen counters for the blind draw)."""
+    cards: float
+    """The cards the joint plan spends (expected, for the blind draw)."""
+    plan: Plan | None
+    """The joint plan with it (None for the blind draw, which averages several)."""
+    chances: dict[Transport, float] | None = None
+    """For the blind draw: the chance of each type."""
+
+    @property
+    def value(self) -> tuple[float, float]:
+        """(score, -cards): larger is better."""
+        return (self.score, -self.cards)
+
+
+@dataclass(frozen=True, slots=True)
+class DrawAdvice:
+    """What ``elfenland draw`` answers: every option, the best first."""
+
+    position: Position
+    now: Plan
+    """My joint plan with the supply as it is."""
+    options: tuple[DrawOption, ...]
+    """Best first (face-up before blind when equal: a sure counter beats an expected one)."""
+
+    @property
+    def best(self) -> DrawOption:
+        """The counter to take."""
+        return self.options[0]
+
+
+def advise_draw(position: Position, *, solver: str = "auto", limit: Limit = ADVICE_LIMIT,
+                stop: StopLike | None = None, seed: int = 0) -> DrawAdvice:
+    """Each face-up counter and the blind draw, by my joint plan with it (see the module docstring).
+
+    Raises:
+        IllegalPositionError: the position breaks the rules, or my supply is full (5 counters): no draw is left.
+    """
+    position.check()
+    if len(position.supply) >= SUPPLY_LIMIT:
+        raise IllegalPositionError([f"the supply holds {len(position.supply)} counters: a player holds at most "
+                                    f"{SUPPLY_LIMIT}, so there is nothing left to draw"])
+    plans: dict[Transport, Plan] = {}
+
+    def with_counter(transport: Transport) -> Plan:
+        if transport not in plans:
+            more = position.replace(supply=position.supply + Hand.of([transport]))
+            plans[transport] = joint_plan(more, solver=solver, limit=limit, stop=stop, seed=seed).plan
+        return plans[transport]
+
+    now = joint_plan(position, solver=solver, limit=limit, stop=stop, seed=seed).plan
+    options = [DrawOption(t, with_counter(t).score, with_counter(t).cards_spent, with_counter(t))
+               for t in COUNTER_TRANSPORTS if position.display[t]]
+    unseen = unseen_counters(position)
+    if len(unseen):
+        chances = {t: unseen[t] / len(unseen) for t in COUNTER_TRANSPORTS if unseen[t]}
+        options.append(DrawOption(None, sum(p * with_counter(t).score for t, p in chances.items()),
+                                  sum(p * with_counter(t).cards_spent for t, p in chances.items()), None, chances))
+    options.sort(key=lambda o: (o.value, o.counter is not None), reverse=True)
+    return DrawAdvice(position, now, tuple(options))

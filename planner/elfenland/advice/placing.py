@@ -1,0 +1,267 @@
+"""The joint plan and the placement to make now: my counters and my route together, against opponents' replies.
+
+The **joint plan** places my supply's counters on empty roads together with my route (the most points, then the
+fewest cards, then the fewest counters placed): :func:`joint_plan`.
+
+**Place now** (:func:`place_now`) picks the one placement to make this turn, one per turn as the rules have it.
+The candidates are the joint plan's own placements and passing. After a candidate, an opponent replies in the way
+that hurts my plan most, and I plan again (one-reply maximin): the candidate whose worst reply leaves me the best
+joint plan wins. A reply that touches no road of my plan cannot hurt it (my plan stays legal; a counter elsewhere
+only adds options), so the replies tried are: a counter of every type the opponents may hold on each empty road my
+plan places on, and an obstacle (if an opponent still holds one) on each road of my route that holds a counter.
+With ``replies=N`` the adversary makes N replies, each the worst for my plan of the moment (greedy).
+
+Values compared are (score, -cards spent) of my best joint plan. Of placements that tie, the one whose road would
+hurt most to lose (an opponent's worst counter on it while I pass) goes first. Passing is reported free when it
+is as good as the best placement against the replies: a counter still in hand keeps its options open.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from planner.common.limits import Limit, StopLike
+from planner.elfenland.advice.pools import unseen_counters
+from planner.elfenland.plan import Plan, place
+from planner.elfenland.position import Position, Tile
+from planner.elfenland.rules import COUNTER_TRANSPORTS, Transport, counter_cost
+from planner.elfenland.solvers import Solution, solve
+
+__all__ = ["Candidate", "PlaceAdvice", "Reply", "RoadRisk", "joint_plan", "place_now", "replies_to", "risks"]
+
+#: The limit of each joint solve inside the advice (a few milliseconds each in a real game).
+ADVICE_LIMIT = Limit(time=10.0)
+
+
+def joint_plan(position: Position, *, solver: str = "auto", limit: Limit = ADVICE_LIMIT,
+               stop: StopLike | None = None, seed: int = 0, alternatives: int = 1) -> Solution:
+    """The best joint plan of ``position``: my supply's counters placed with my route (see the module docstring).
+
+    Raises:
+        IllegalPositionError: the position breaks the rules.
+        SolverError: a solver failed (a bug).
+    """
+    return solve(position, solver=solver, limit=limit, stop=stop, seed=seed, joint=True, alternatives=alternatives)
+
+
+@dataclass(frozen=True, slots=True)
+class Reply:
+    """One opponent move against my plan: a counter on a road I meant to open, or an obstacle on my route."""
+
+    road: str
+    counter: Transport | None
+    """The counter they place on an empty road; None for an obstacle."""
+    plan: Plan
+    """My best joint plan afterwards."""
+
+    @property
+    def obstacle(self) -> bool:
+        """Whether the reply is an obstacle (else a counter on an empty road)."""
+        return self.counter is None
+
+    @property
+    def value(self) -> tuple[int, int]:
+        """(score, -cards spent) of my plan afterwards."""
+        return self.plan.value
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    """One move of mine this turn (a placement, or passing) and the worst the replies make of it."""
+
+    placement: Tile | None
+    """The counter I place now; None for passing."""
+    plan: Plan
+    """My best joint plan right after the move, before any reply."""
+    replies: tuple[Reply, ...]
+    """The first replies tried against :attr:`plan` (all of them for the chosen move and for passing; for others,
+    until one refuted them)."""
+    worst: tuple[int, int]
+    """(score, -cards) of my plan after the worst reply (or after the N greedy replies)."""
+    refuted: bool = False
+    """Whether trying replies stopped early: one already left it worse than a better candidate."""
+
+
+@dataclass(frozen=True, slots=True)
+class PlaceAdvice:
+    """What ``elfenland place`` answers."""
+
+    position: Position
+    joint: Solution
+    """The best joint plan, replies not considered."""
+    now: Candidate
+    """The move to make this turn."""
+    passing: Candidate
+    candidates: tuple[Candidate, ...]
+    """Every candidate, passing first."""
+    replies: int
+    """How many replies the adversary made."""
+
+    @property
+    def passing_is_free(self) -> bool:
+        """Whether passing now is as good as the move advised against the replies (then it is advised itself when
+        it is better than every placement)."""
+        return self.passing.worst >= self.now.worst
+
+
+def reply_types(position: Position) -> tuple[Transport, ...]:
+    """The counter types an opponent may place: what they hold face up, and, while they hold face-down counters
+    or nothing is known of them, any type still unseen."""
+    unseen = unseen_counters(position)
+    if not position.opponents or any(o.secret for o in position.opponents):
+        types = {t for t in COUNTER_TRANSPORTS if unseen[t]}
+    else:
+        types = set()
+    for opponent in position.opponents:
+        types |= {t for t in COUNTER_TRANSPORTS if opponent.counters[t]}
+    return tuple(t for t in COUNTER_TRANSPORTS if t in types)
+
+
+def obstacle_reply_possible(position: Position) -> bool:
+    """Whether some opponent may still place an obstacle (when nothing is known of them: yes)."""
+    return not position.opponents or any(o.obstacle for o in position.opponents)
+
+
+def replies_to(position: Position, plan: Plan) -> list[tuple[str, Transport | None]]:
+    """The replies that can hurt ``plan`` (a joint plan of ``position``): (road, counter) for a counter on an empty
+    road it places on, (road, None) for an obstacle on a road of its route holding a counter."""
+    board = position.board
+    types = reply_types(position)
+    found: list[tuple[str, Transport | None]] = []
+    for tile in plan.placements:
+        terrain = board.connections[tile.road].terrain
+        # Counters my hand cannot pay with matching cards are all alike to me when their caravans cost the same:
+        # one of them stands for the rest.
+        alike: set[int] = set()
+        for t in types:
+            cost = counter_cost(t, terrain)
+            if cost is None:
+                continue
+            if position.hand[t] < cost:
+                price = position.rules.caravan_cost(cost, obstacle=False)
+                if price in alike:
+                    continue
+                alike.add(price)
+            found.append((tile.road, t))
+    if obstacle_reply_possible(position):
+        tiles = position.tile_map()
+        used = dict.fromkeys(step.connection for step in plan.steps)
+        found += [(road, None) for road in used if road in tiles and not tiles[road].obstacle]
+    return found
+
+
+def _after(position: Position, road: str, counter: Transport | None) -> Position:
+    """``position`` after an opponent's reply."""
+    tiles = position.tile_map()
+    if counter is None:
+        old = tiles[road]
+        tiles[road] = Tile(road, old.transport, True)
+    else:
+        tiles[road] = Tile(road, counter)
+    return position.replace(tiles=tuple(tiles.values()))
+
+
+def place_now(position: Position, *, replies: int = 1, solver: str = "auto", limit: Limit = ADVICE_LIMIT,
+              stop: StopLike | None = None, seed: int = 0) -> PlaceAdvice:
+    """The placement to make this turn, by one-reply maximin (``replies`` greedy replies; see the module
+    docstring), with every reply tried against passing and against the chosen move.
+
+    Raises:
+        IllegalPositionError: the position breaks the rules.
+        ValueError: ``replies`` is below 1.
+    """
+    if replies < 1:
+        raise ValueError(f"replies must be at least 1, got {replies!r}")
+    position.check()
+
+    def plan(of: Position) -> Plan:
+        return joint_plan(of, solver=solver, limit=limit, stop=stop, seed=seed).plan
+
+    joint = joint_plan(position, solver=solver, limit=limit, stop=stop, seed=seed)
+    passing = _against_replies(position, joint.plan, None, replies, plan, None)
+    candidates: list[Candidate] = [passing]
+    best: Candidate | None = None
+
+    def contested(candidate: Candidate) -> tuple[tuple[int, int], tuple[int, int]]:
+        """Its worst value, then how much losing its road would hurt (the worse, the sooner to place)."""
+        assert candidate.placement is not None
+        losses = [r.value for r in passing.replies if r.road == candidate.placement.road and not r.obstacle]
+        return candidate.worst, (-min(losses, default=joint.plan.value)[0], -min(losses, default=joint.plan.value)[1])
+
+    for move in dict.fromkeys(joint.plan.placements):
+        start = place(position, [move])
+        floor = None if best is None else best.worst
+        candidate = _against_replies(start, plan(start), move, replies, plan, floor)
+        candidates.append(candidate)
+        if not candidate.refuted and (best is None or contested(candidate) > contested(best)):
+            best = candidate
+    now = passing if best is None or passing.worst > best.worst else best
+    return PlaceAdvice(position, joint, now, passing, tuple(candidates), replies)
+
+
+def _against_replies(start: Position, first: Plan, move: Tile | None, replies: int,
+                     plan: Callable[[Position], Plan], floor: tuple[int, int] | None) -> Candidate:
+    """``move``'s candidate: the worst of the replies against ``first`` (the plan after it), then, with more
+    replies, the worst reply against the plan that leaves, and so on. With one reply, trying stops as soon as one
+    leaves it below ``floor`` (it cannot beat or tie the best candidate so far)."""
+    tried: tuple[Reply, ...] = ()
+    current, here, worst = first, start, first.value
+    refuted = False
+    for turn in range(replies):
+        answers: list[Reply] = []
+        for road, counter in replies_to(here, current):
+            answer = Reply(road, counter, plan(_after(here, road, counter)))
+            answers.append(answer)
+            if turn == 0 and replies == 1 and floor is not None and answer.value < floor:
+                refuted = True
+                break
+        if turn == 0:
+            tried = tuple(answers)
+        if not answers:
+            break
+        harm = min(answers, key=lambda r: r.value)
+        if harm.value >= current.value:
+            break  # no reply hurts: the adversary has nothing better than to leave my plan alone
+        here, current = _after(here, harm.road, harm.counter), harm.plan
+        worst = min(worst, current.value)
+        if refuted:
+            break
+    return Candidate(move, first, tried, worst, refuted)
+
+
+@dataclass(frozen=True, slots=True)
+class RoadRisk:
+    """What one road of my plan costs me if an opponent gets to it first (values are my plan's afterwards)."""
+
+    road: str
+    mine: Transport | None
+    """My counter planned for it (None for a road already holding a counter that my route travels)."""
+    filled: Reply | None
+    """Their worst counter on it before I place mine (None for a road already holding a counter)."""
+    blocked: Plan | None
+    """My plan after an obstacle on the counter there (None when no opponent holds an obstacle)."""
+
+
+def risks(advice: PlaceAdvice, *, solver: str = "auto", limit: Limit = ADVICE_LIMIT,
+          stop: StopLike | None = None) -> list[RoadRisk]:
+    """Per road of the joint plan: the loss if an opponent fills it first with their worst counter, or puts an
+    obstacle on the counter there (mine once placed, or the one already on the board)."""
+    position, plan = advice.position, advice.joint.plan
+    obstacles = obstacle_reply_possible(position)
+    tiles = position.tile_map()
+    found = []
+
+    def blocked(start: Position, road: str) -> Plan | None:
+        if not obstacles:
+            return None
+        return joint_plan(_after(start, road, None), solver=solver, limit=limit, stop=stop).plan
+
+    for tile in dict.fromkeys(plan.placements):
+        fills = [r for r in advice.passing.replies if r.road == tile.road and not r.obstacle]
+        worst = min(fills, key=lambda r: r.value) if fills else None
+        found.append(RoadRisk(tile.road, tile.transport, worst, blocked(place(position, [tile]), tile.road)))
+    for road in dict.fromkeys(step.connection for step in plan.steps):
+        if road in tiles and not tiles[road].obstacle:
+            found.append(RoadRisk(road, None, None, blocked(position, road)))
+    return found
