@@ -63,9 +63,9 @@ def test_route_from_flags_as_json(run: Run) -> None:
     assert doc["keep"] == ["raft"]
     assert doc["steps"] == [
         {"from": "Rivinia", "to": "Throtmanni", "via": "road", "pay": "counter", "cards": ["elfcycle"],
-         "connection": "RIV-THR:f", "new_town": True},
+         "connection": "RIV-THR:f", "new_town": True, "placed": False},
         {"from": "Throtmanni", "to": "Jaccaranda", "via": "road", "pay": "counter", "cards": ["dragon"],
-         "connection": "JAC-THR:m", "new_town": True},
+         "connection": "JAC-THR:m", "new_town": True, "placed": False},
     ]
     assert result.stderr == ""
 

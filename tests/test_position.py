@@ -169,7 +169,7 @@ def test_split_obstacle_keys_are_different_roads_only() -> None:
         ({"at": "ELV", "rules": "flat"}, "[rules] must be a table, got 'flat'"),
         ({"at": "ELV", "expect": {"score": "3"}}, "expect.score must be a whole number -99..999, got '3'"),
         ({"at": "ELV", "expect": {"towns": 3}}, "unknown [expect] key 'towns' in [expect]; [expect] keys are score, "
-                                               "cards_spent, placed"),
+                                               "cards_spent, placed, now, draw, obstacle, target"),
     ],
 )
 def test_each_problem_is_reported_naming_the_input(data: dict[str, Any], message: str) -> None:

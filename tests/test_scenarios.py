@@ -18,6 +18,9 @@ from pathlib import Path
 import pytest
 
 from planner.common.limits import Limit
+from planner.elfenland.advice.drawing import advise_draw
+from planner.elfenland.advice.obstacle import advise_obstacle
+from planner.elfenland.advice.placing import joint_plan, place_now
 from planner.elfenland.explain import step_records
 from planner.elfenland.plan import Plan, verify
 from planner.elfenland.position import Position
@@ -70,8 +73,18 @@ def _check_plan(name: str, solver: str, position: Position, plan: Plan) -> None:
     )
 
 
+def _advice(path: Path) -> bool:
+    """Whether the scenario's answer is advice (draw, place, obstacle) rather than a route."""
+    expect = load_position(str(path)).expect
+    return expect is not None and any((expect.now, expect.draw, expect.obstacle, expect.target, expect.placed))
+
+
+ROUTES = [p for p in SCENARIOS if not _advice(p)]
+ADVICE = [p for p in SCENARIOS if _advice(p)]
+
+
 @pytest.mark.parametrize("solver", SOLVERS)
-@pytest.mark.parametrize("path", SCENARIOS, ids=_id)
+@pytest.mark.parametrize("path", ROUTES, ids=_id)
 def test_scenario(path: Path, solver: str) -> None:
     name = path.stem
     position = load_position(str(path))
@@ -90,8 +103,37 @@ def test_scenario(path: Path, solver: str) -> None:
     assert actual == wanted, _report(name, solver, position, plan)
 
 
+@pytest.mark.parametrize("solver", SOLVERS)
+@pytest.mark.parametrize("path", ADVICE, ids=_id)
+def test_advice_scenario(path: Path, solver: str) -> None:
+    """The round advisor's scenarios: the joint plan (both solvers), the counter to draw, the placement to make
+    now, the obstacle's road and target, each as the scenario's notes derive it."""
+    position = load_position(str(path))
+    expect = position.expect
+    assert expect is not None
+    if expect.draw is not None:
+        advice = advise_draw(position, solver=solver)
+        assert (advice.best.counter.title if advice.best.counter else "blind") == expect.draw, path.stem
+        plan = advice.best.plan
+        assert plan is not None and (plan.score, plan.cards_spent) == (expect.score, expect.cards_spent)
+    if expect.placed is not None or expect.now is not None:
+        joint = joint_plan(position, solver=solver)
+        plan = joint.plan
+        assert joint.proven, _report(path.stem, solver, position, plan, ": not proven optimal")
+        assert (plan.score, plan.cards_spent, len(plan.placements)) == (
+            expect.score, expect.cards_spent, expect.placed), _report(path.stem, solver, position, plan)
+        if expect.now is not None:
+            now = place_now(position, solver=solver).now.placement
+            assert (str(now) if now is not None else "pass") == expect.now, path.stem
+    if expect.obstacle is not None or expect.target is not None:
+        obstacle = advise_obstacle(position, samples=100, seed=1)
+        road = "hold" if obstacle.hold or obstacle.effect is None else obstacle.effect.road
+        assert road == expect.obstacle, path.stem
+        assert obstacle.target is not None and obstacle.target.opponent.name == expect.target, path.stem
+
+
 def test_there_are_enough_scenarios() -> None:
-    assert len(SCENARIOS) >= 16, [p.name for p in SCENARIOS]
+    assert len(ROUTES) >= 16 and len(ADVICE) >= 3, [p.name for p in SCENARIOS]
 
 
 @pytest.mark.parametrize("path", SCENARIOS, ids=_id)
@@ -102,7 +144,7 @@ def test_scenario_is_documented(path: Path) -> None:
     assert position.title, f"{path.name}: missing title"
     assert position.notes and len(position.notes.split()) >= 30, f"{path.name}: notes must explain the answer"
     assert position.expect is not None, f"{path.name}: missing [expect]"
-    assert position.expect.score is not None and position.expect.cards_spent is not None, (
+    assert (position.expect.score is not None and position.expect.cards_spent is not None) or _advice(path), (
         f"{path.name}: [expect] needs score and cards_spent"
     )
     assert path.read_text(encoding="utf-8").startswith("#"), f"{path.name}: start with a comment block"

@@ -153,6 +153,14 @@ class Expect:
     cards_spent: int | None = None
     placed: int | None = None
     """Counters the joint plan places (``elfenland place``)."""
+    now: str | None = None
+    """The placement to make now (``E@DAG-KIH:f``), or ``pass`` (``elfenland place``)."""
+    draw: str | None = None
+    """The counter to draw, by name, or ``blind`` (``elfenland draw``)."""
+    obstacle: str | None = None
+    """The road for my obstacle (``ALB-DAG:d``), or ``hold`` (``elfenland obstacle``)."""
+    target: str | None = None
+    """The opponent the obstacle is for (``elfenland obstacle``)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -162,8 +162,12 @@ def position_from_mapping(data: Mapping[str, Any], *, source: str | None = None,
     expect = None
     raw_expect = form.table("expect", keys=tuple(f.name for f in fields(Expect)), what="[expect] key")
     if raw_expect is not None:
-        values = {f.name: raw_expect.integer(f.name, low=-99, high=999) for f in fields(Expect)}
-        expect = Expect(**values)
+        def number(key: str) -> int | None:
+            return raw_expect.integer(key, low=-99, high=999)
+
+        expect = Expect(score=number("score"), cards_spent=number("cards_spent"), placed=number("placed"),
+                        now=raw_expect.text("now"), draw=raw_expect.text("draw"),
+                        obstacle=raw_expect.text("obstacle"), target=raw_expect.text("target"))
 
     title, notes = form.text("title", empty=True), form.text("notes", empty=True)
     supply, display, seen = (_counters(form, key, file_problems) for key in ("supply", "display", "seen"))

@@ -286,13 +286,13 @@ def obstacle_view(advice: ObstacleAdvice) -> RenderableType:
         table = Table(title=f"{outlook.opponent.name} ({outlook.opponent.points} points, {outlook.samples} sampled "
                             f"hands, {outlook.towns:.2f} towns on average)", title_justify="left", show_edge=False)
         table.add_column("obstacle on")
-        table.add_column("their towns lost", justify="right")
-        table.add_column("their extra cards", justify="right")
-        table.add_column("on their route", justify="right")
-        table.add_column("your loss", justify="right")
+        table.add_column("towns lost", justify="right")
+        table.add_column("extra cards", justify="right")
+        table.add_column("on route", justify="right")
+        table.add_column("you lose", justify="right")
         for effect in outlook.effects[:8]:
             mine = "nothing" if not (effect.my_towns or effect.my_cards) else (
-                f"{effect.my_towns} towns, {effect.my_cards:+d} cards")
+                f"{effect.my_towns}, {effect.my_cards:+d} cards")
             table.add_row(road_name(position, effect.road), f"{effect.towns:.2f} ± {effect.towns_error:.2f}",
                           f"{effect.cards:.2f} ± {effect.cards_error:.2f}", f"{effect.hit:.0%}", mine)
         parts.append(table)
