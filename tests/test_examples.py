@@ -72,7 +72,8 @@ def test_analyse_folder_scenarios() -> None:
     lines = out.splitlines()
     scenarios = sorted(p.stem for p in (ROOT / "scenarios").glob("*.toml"))
     assert [line.split()[0] for line in lines[:-1]] == scenarios
-    assert all("expect ok" in line and "optimal" in line for line in lines[:-1]), out
+    assert all(("expect ok" in line or "advice" in line) and "optimal" in line for line in lines[:-1]), out
+    assert sum("advice" in line for line in lines[:-1]) == 2  # the draw and the obstacle scenarios
     assert lines[-1] == f"{len(scenarios)} positions, 0 problems"
 
 
@@ -115,3 +116,8 @@ def test_the_solver_benchmark_runs_and_reports_agreement() -> None:
 def test_the_cli_benchmark_runs_fresh_processes() -> None:
     out = _benchmark("cli.py", "-n", "2", "--cards", "6")
     assert "fresh process, 6 cards" in out and "median" in out
+
+
+def test_the_advice_benchmark_runs_and_cross_checks() -> None:
+    out = _benchmark("advice.py", "-n", "3", "--obstacles", "1", "--samples", "20", "--cpsat-every", "1")
+    assert "joint plan (auto)" in out and "0 disagree" in out and "same road for seeds 1 and 2" in out

@@ -193,7 +193,7 @@ def road_name(position: Position, road: str) -> str:
 
 
 def _loss(before: tuple[int, int], after: tuple[int, int]) -> str:
-    towns, cards = before[0] - after[0], after[1] - before[1]
+    towns, cards = before[0] - after[0], before[1] - after[1]
     if towns == 0 and cards == 0:
         return "nothing"
     parts = [f"{towns} town{'s' if towns != 1 else ''}"] if towns else []

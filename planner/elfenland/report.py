@@ -119,7 +119,7 @@ def _road(position: Position, road: str, counter: Transport | None) -> dict[str,
 
 
 def _loss(before: tuple[int, int], after: tuple[int, int]) -> dict[str, int]:
-    return {"towns": before[0] - after[0], "cards": after[1] - before[1]}
+    return {"towns": before[0] - after[0], "cards": before[1] - after[1]}
 
 
 def place_dict(advice: PlaceAdvice, risks: list[RoadRisk], keep: KeepAdvice | None, *,

@@ -1,0 +1,114 @@
+"""Benchmark the round advisor on seeded real-game positions: joint plans, place now, draw and obstacle advice.
+
+    python benchmarks/advice.py                 # 100 positions, every measurement
+    python benchmarks/advice.py -n 300 --only joint,place
+
+Positions are what a real game produces while counters are drawn and placed: 8 cards in hand, 1 to 5 counters
+in the supply, 0 to 27 on the board, a display of 5, one or two opponents with points. The joint plan is solved by
+both solvers on a part of them (``--cpsat-every``) to count disagreements. The obstacle advice is run with two seeds
+of 200 samples each, and the share of positions where both pick the same road is printed. Nothing here asserts a
+time: the numbers are for reading.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from typing import TypeVar
+
+from solvers import percentile  # benchmarks/solvers.py, beside this script
+
+from planner.common.limits import Limit
+from planner.common.threads import cores
+from planner.elfenland.advice.drawing import advise_draw
+from planner.elfenland.advice.obstacle import advise_obstacle
+from planner.elfenland.advice.placing import joint_plan, place_now
+from planner.elfenland.generate import random_position
+from planner.elfenland.position import Hand, Opponent, Position
+from planner.elfenland.rules import COUNTER_TRANSPORTS, COUNTERS
+
+T = TypeVar("T")
+
+
+def round_position(rng: random.Random) -> Position:
+    """A position while counters are drawn and placed: 8 cards, 1-5 in supply, 0-27 on the board."""
+    board = rng.randint(0, 27)
+    while True:
+        position = random_position(rng, cards=8, counters=board, obstacles=rng.randint(0, min(2, board)))
+        stock = [t for t in COUNTER_TRANSPORTS
+                 for _ in range(COUNTERS[t] - sum(x.transport is t for x in position.tiles))]
+        rng.shuffle(stock)
+        supply, display = Hand.of(stock[:rng.randint(1, 5)]), Hand.of(stock[5:10])
+        towns = sorted(position.board.towns)
+        opponents = tuple(Opponent(name, at=rng.choice(towns), visited=frozenset(rng.sample(towns, rng.randint(0, 8))),
+                                   points=rng.randint(0, 14)) for name in ("Anna", "Ben")[:rng.randint(1, 2)])
+        position = position.replace(supply=supply, display=display if len(supply) < 5 else Hand(),
+                                    opponents=opponents)
+        if not position.problems():
+            return position
+
+
+def timed(fn: Callable[[], T]) -> tuple[float, T]:
+    started = time.perf_counter()
+    result = fn()
+    return time.perf_counter() - started, result
+
+
+def report(name: str, times: list[float], extra: str = "") -> None:
+    print(f"{name:<28} n={len(times):<4} median {statistics.median(times) * 1000:8.1f} ms  "
+          f"p95 {percentile(times, 0.95) * 1000:8.1f} ms  max {max(times) * 1000:8.1f} ms  {extra}", flush=True)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("-n", type=int, default=100, help="positions")
+    parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--only", default="joint,place,draw,obstacle", help="measurements, comma-separated")
+    parser.add_argument("--cpsat-every", type=int, default=5, help="cross-check every k-th joint plan with CP-SAT")
+    parser.add_argument("--samples", type=int, default=200, help="sampled hands per opponent for the obstacle")
+    parser.add_argument("--obstacles", type=int, default=20, help="positions for the obstacle advice")
+    args = parser.parse_args(argv)
+    rng = random.Random(args.seed)
+    positions = [round_position(rng) for _ in range(args.n)]
+    only = set(args.only.split(","))
+    disagreements = 0
+    if "joint" in only:
+        times, proven = [], 0
+        for i, position in enumerate(positions):
+            seconds, solution = timed(lambda p=position: joint_plan(p, limit=Limit(time=30)))
+            times.append(seconds)
+            proven += solution.proven
+            if args.cpsat_every and i % args.cpsat_every == 0:
+                other = joint_plan(position, solver="cpsat", limit=Limit(time=120))
+                if other.proven and other.plan.objective != solution.plan.objective:
+                    disagreements += 1
+                    print(f"DISAGREE {position}", file=sys.stderr)
+        report("joint plan (auto)", times, f"proven {proven / len(positions):.0%}, cross-checked "
+               f"{len(range(0, len(positions), args.cpsat_every or len(positions) + 1))} with CP-SAT, "
+               f"{disagreements} disagree")
+    if "place" in only:
+        report("place now (1 reply)", [timed(lambda p=p: place_now(p))[0] for p in positions])
+    if "draw" in only:
+        drawable = [p for p in positions if len(p.supply) < 5]
+        report("draw", [timed(lambda p=p: advise_draw(p))[0] for p in drawable])
+    if "obstacle" in only:
+        single, parallel, same = [], [], 0
+        chosen = [p.replace(opponents=p.opponents[:1]) for p in positions[:args.obstacles]]
+        for position in chosen:
+            seconds, first = timed(lambda p=position: advise_obstacle(p, samples=args.samples, seed=1))
+            single.append(seconds)
+            seconds, second = timed(lambda p=position: advise_obstacle(p, samples=args.samples, seed=2, jobs=cores()))
+            parallel.append(seconds)
+            same += (first.effect.road if first.effect else None) == (second.effect.road if second.effect else None)
+        report(f"obstacle, {args.samples} samples, 1 job", single)
+        report(f"obstacle, {args.samples} samples, {cores()} jobs", parallel,
+               f"same road for seeds 1 and 2: {same}/{len(chosen)}")
+    return 1 if disagreements else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
