@@ -60,28 +60,30 @@ class IllegalPositionError(PlannerError):
         return (type(self), (self.problems,))
 
 
-class IllegalStepError(PlannerError):
+class _NumberedError(PlannerError):
+    """An error about the ``index``-th item of a list (0-based), shown as ``<what> <index + 1>: <reason>``."""
+
+    what = "item"
+
+    def __init__(self, index: int, message: str) -> None:
+        self.index = index
+        self.reason = message
+        super().__init__(f"{self.what} {index + 1}: {message}")
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (type(self), (self.index, self.reason))
+
+
+class IllegalStepError(_NumberedError):
     """A route step that cannot be played; ``index`` is the 0-based step number."""
 
-    def __init__(self, index: int, message: str) -> None:
-        self.index = index
-        self.reason = message
-        super().__init__(f"step {index + 1}: {message}")
-
-    def __reduce__(self) -> tuple[object, ...]:
-        return (type(self), (self.index, self.reason))
+    what = "step"
 
 
-class IllegalPlacementError(PlannerError):
+class IllegalPlacementError(_NumberedError):
     """A counter that cannot be placed where a plan puts it; ``index`` is the 0-based placement number."""
 
-    def __init__(self, index: int, message: str) -> None:
-        self.index = index
-        self.reason = message
-        super().__init__(f"placement {index + 1}: {message}")
-
-    def __reduce__(self) -> tuple[object, ...]:
-        return (type(self), (self.index, self.reason))
+    what = "placement"
 
 
 class UnsupportedError(PlannerError):

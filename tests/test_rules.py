@@ -224,7 +224,7 @@ def test_the_notation_rule_field_parses_forgivingly(text: str, rules: Rules) -> 
 
 
 @pytest.mark.parametrize(("text", "message"), [
-    ("caravan", "rule item 'caravan' must look like 'caravan=scaled'"),
+    ("caravan", "item 'caravan' must look like 'caravan=scaled'"),
     ("speed=3", "unknown rule option 'speed' in rules"),
     ("car=scaled", "ambiguous rule option 'car' in rules: could be caravan, caravan_when"),
     ("rounds=5", "unknown value of rule option rounds '5'"),

@@ -476,7 +476,8 @@ def test_the_bound_keeps_a_town_only_the_first_step_reaches() -> None:
         "E@FEO-RIV:f,U@FEO-THR:d,D+X@GRA-MAH:m,E@GRA-YTT:m,U@JAC-THR:m,U@JAC-TIC:m,T@JAC-WYL:m,P@JXA-LAP:f,"
         "C@JXA-MAH:m,E@JXA-VIR:p,U@LAP-RIV:f,T+X@LAP-VIR:p,T@PAR-USS:f,E@PAR-WYL:p,U@RIV-THR:f,E@STR-VIR:m,"
         "T@THR-TIC:p,D@USS-WYL:p,P@USS-YTT:f ERG PPECCCCTDRRR FEO,JAC,KIH,PAR,TIC,YTT 1")
-    assert solve(position, solver="search").plan.value == (7, -12)
+    # The value is CP-SAT's (the other solver), not one the search once printed.
+    assert solve(position, solver="search").plan.value == solve(position, solver="cpsat").plan.value
 
 
 @pytest.mark.parametrize(("stats", "label"), [({}, "search"), ({"ceiling": 7}, "search+cpsat")])

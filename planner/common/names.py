@@ -16,7 +16,7 @@ from planner.errors import AmbiguousNameError, NotationError
 
 K = TypeVar("K")
 
-__all__ = ["Names", "did_you_mean", "normalize"]
+__all__ = ["Names", "did_you_mean", "key_values", "normalize"]
 
 
 def normalize(text: str) -> str:
@@ -86,3 +86,18 @@ class Names(Generic[K]):
         shown = repr(text if len(text) <= 40 else text[:37] + "...")
         raise NotationError(f"unknown {self.kind} {shown}{where_part}{hint}", kind=f"unknown-{self.kind}",
                             value=text)
+
+
+def key_values(text: str, *, example: str, kind: str = "bad-item") -> list[tuple[str, str, str]]:
+    """The items of a comma-separated ``key=value`` field (``caravan=scaled,rounds=3``), as (key, value, item).
+
+    Raises:
+        NotationError: an item without ``=`` (the message shows ``example``).
+    """
+    found = []
+    for item in (part for part in text.split(",") if part):
+        key, equals, value = item.partition("=")
+        if not equals:
+            raise NotationError(f"item {item!r} must look like {example}", kind=kind, value=item)
+        found.append((key, value, item))
+    return found

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 from urllib.parse import quote, unquote
 
-from planner.common.names import Names
+from planner.common.names import Names, key_values
 from planner.common.problems import Problem, Problems
 from planner.elfenland.board import Board, load_board
 from planner.elfenland.notation import (
@@ -455,11 +455,7 @@ def _parse_extras(text: str) -> dict[str, Any]:
     rule_items: list[str] = []
     found: dict[str, Any] = {}
     opponents: list[Opponent] = []
-    for item in (part for part in text.split(",") if part):
-        key, equals, value = item.partition("=")
-        if not equals:
-            raise NotationError(f"item {item!r} must look like 'caravan=scaled' or 'supply=DP'", kind="bad-item",
-                                value=item)
+    for key, value, item in key_values(text, example="'caravan=scaled' or 'supply=DP'"):
         name = keys.find(key, where="the extras field")
         if name in RULE_OPTIONS:
             rule_items.append(f"{name}={value}")

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
-from planner.common.names import Names
+from planner.common.names import Names, key_values
 from planner.common.problems import Problem, Problems
 from planner.elfenland.board import Connection, Terrain
 from planner.errors import NotationError
@@ -313,11 +313,7 @@ class Rules:
         keys = Names("rule option", {name: (name, *o.aliases) for name, o in RULE_OPTIONS.items()},
                      {n: n for n in RULE_OPTIONS})
         values: dict[str, Any] = {}
-        for item in (part for part in text.split(",") if part):
-            key, equals, value = item.partition("=")
-            if not equals:
-                raise NotationError(f"rule item {item!r} must look like 'caravan=scaled'", kind="bad-rule",
-                                    value=item)
+        for key, value, _ in key_values(text, example="'caravan=scaled'", kind="bad-rule"):
             name = keys.find(key, where="rules")
             values[name] = RULE_OPTIONS[name].parse(value)
         return cls(**values)
