@@ -253,10 +253,10 @@ LEADER = Position(
 def test_the_obstacles_effects_are_what_re_solving_each_sample_says() -> None:
     from planner.elfenland.advice.pools import sample_hands, unseen_cards
 
-    advice = advise_obstacle(LEADER, samples=20, seed=3)
+    advice = advise_obstacle(LEADER, samples=10, seed=3)
     anna = advice.outlooks[0]
     assert anna.opponent.name == "Anna" and advice.target is anna and not advice.hold
-    hands = list(sample_hands(unseen_cards(LEADER), 8, 20, seed=3000))
+    hands = list(sample_hands(unseen_cards(LEADER), 8, 10, seed=3000))
     for effect in anna.effects:
         lost = []
         for hand in hands:

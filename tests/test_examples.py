@@ -9,6 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "examples"
 
@@ -107,17 +109,20 @@ def _benchmark(script: str, *args: str) -> str:
     return run(script, *args, folder=ROOT / "benchmarks", env=env).stdout
 
 
+@pytest.mark.slow
 def test_the_solver_benchmark_runs_and_reports_agreement() -> None:
     out = _benchmark("solvers.py", "-n", "3", "--sizes", "6", "--solvers", "search,cpsat,auto")
     assert "disagreements in total: 0" in out
     assert len([line for line in out.splitlines() if line.split()[:1] == ["6"]]) == 3
 
 
+@pytest.mark.slow
 def test_the_cli_benchmark_runs_fresh_processes() -> None:
     out = _benchmark("cli.py", "-n", "2", "--cards", "6")
     assert "fresh process, 6 cards" in out and "median" in out
 
 
+@pytest.mark.slow
 def test_the_advice_benchmark_runs_and_cross_checks() -> None:
     out = _benchmark("advice.py", "-n", "3", "--obstacles", "1", "--samples", "20", "--cpsat-every", "1")
     assert "joint plan (auto)" in out and "0 disagree" in out and "same road for seeds 1 and 2" in out

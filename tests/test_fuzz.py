@@ -61,7 +61,7 @@ def mutated(draw: st.DrawFn, text: str) -> str:
 
 
 @given(st.sampled_from(SCENARIOS).flatmap(mutated))
-@settings(max_examples=150)
+@settings(max_examples=60)
 def test_mutated_position_files_parse_or_say_what_is_wrong(text: str) -> None:
     try:
         position = position_from_toml(text, source="fuzz.toml")
@@ -72,7 +72,7 @@ def test_mutated_position_files_parse_or_say_what_is_wrong(text: str) -> None:
 
 
 @given(strategies.positions().flatmap(lambda p: mutated(str(p))))
-@settings(max_examples=150)
+@settings(max_examples=60)
 def test_mutated_compact_positions_parse_or_say_what_is_wrong(text: str) -> None:
     try:
         read_position(text)

@@ -508,7 +508,7 @@ def test_route_strategy_produces_legal_and_illegal_routes_with_every_payment() -
     # count of long ones on a fixed sample of a derandomized strategy moves whenever the strategy's draws change).
     found: Counter[str] = Counter()
 
-    @settings(max_examples=150, derandomize=True, database=None, phases=[Phase.generate])
+    @settings(max_examples=80, derandomize=True, database=None, phases=[Phase.generate])
     @given(strategies.positions_and_routes())
     def sample(case: tuple[Position, tuple[Step, ...]]) -> None:
         position, steps = case
@@ -521,7 +521,7 @@ def test_route_strategy_produces_legal_and_illegal_routes_with_every_payment() -
         found.update(s.pay.value for s in steps)
 
     sample()
-    assert found["illegal"] >= 10 and found["legal"] >= 50, found
+    assert found["illegal"] >= 5 and found["legal"] >= 25, found
     assert min(found[p.value] for p in Pay) >= 5, found
 
 
