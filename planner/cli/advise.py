@@ -12,6 +12,7 @@ from planner.cli.conventions import (
     CONTEXT,
     EXIT_STOPPED,
     PositionCommand,
+    err,
     handle_errors,
     json_option,
     out,
@@ -57,7 +58,7 @@ def place(source: str | None, solver: str, time_limit: float, nodes: int | None,
       elfenland place --at elv --hand DDCURRPT --tile "elv-lap P" --supply DUT --json
     """
     position = read_position(source, overrides_from(kwargs))
-    with stop_on_ctrl_c() as stop:
+    with stop_on_ctrl_c() as stop, err().status("planning counters and route against the replies…"):
         limit = limit_from(time_limit, nodes)
         advice = place_now(position, replies=replies, solver=solver, limit=limit, stop=stop, seed=seed)
         roads = risks(advice, solver=solver, limit=limit, stop=stop)
@@ -94,7 +95,7 @@ def draw(source: str | None, solver: str, time_limit: float, nodes: int | None, 
       elfenland draw --at elv --hand DDCURRPT --supply E --display PUTTD
     """
     position = read_position(source, overrides_from(kwargs))
-    with stop_on_ctrl_c() as stop:
+    with stop_on_ctrl_c() as stop, err().status("planning with each counter…"):
         advice = advise_draw(position, solver=solver, limit=limit_from(time_limit, nodes), stop=stop, seed=seed)
     if as_json:
         click.echo(json.dumps(report.draw_dict(advice, source=source), ensure_ascii=False, indent=2))
@@ -116,7 +117,7 @@ def draw(source: str | None, solver: str, time_limit: float, nodes: int | None, 
 @json_option
 @handle_errors
 def obstacle(source: str | None, samples: int, seed: int, jobs: int | None, as_json: bool, **kwargs: Any) -> None:
-    """Where my one obstacle of the game hurts the leader most, or whether to hold it.
+    """Where your one obstacle of the game hurts the leader most, or whether to hold it.
 
     Each opponent (an `[[opponent]]` table: their town, visited towns and points) gets sampled hands from the
     cards you cannot see; per road holding a counter, the expected towns they lose with your obstacle there,
@@ -129,7 +130,7 @@ def obstacle(source: str | None, samples: int, seed: int, jobs: int | None, as_j
     """
     position = read_position(source, overrides_from(kwargs))
     workers = jobs or (cores() if samples * len(position.opponents) >= 600 else 1)
-    with stop_on_ctrl_c() as stop:
+    with stop_on_ctrl_c() as stop, err().status(f"sampling {samples} hands per opponent…"):
         advice = advise_obstacle(position, samples=samples, seed=seed, jobs=workers, stop=stop)
     if as_json:
         click.echo(json.dumps(report.obstacle_dict(advice, source=source), ensure_ascii=False, indent=2))
