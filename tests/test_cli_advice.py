@@ -82,3 +82,13 @@ def test_obstacle_without_opponents_is_bad_input() -> None:
     result = run("obstacle", "--at", "elv", "--tile", "elv-lap P")
     assert result.exit_code == 2
     assert "no opponent given" in result.stderr
+
+
+def test_route_can_say_what_to_keep_for_the_next_round() -> None:
+    result = run("route", str(SCENARIOS / "01-first-steps.toml"), "--keep", "--json")
+    assert result.exit_code == 0, result.output
+    keep = json.loads(result.stdout)["keep"]
+    assert keep["end"] == "Yttar" and len(keep["cards"]) <= 4 and keep["counter"] is None
+    last = run("route", "- ELV DD - 4", "--keep", "--json")
+    assert json.loads(last.stdout)["keep"] is None  # no next round after the last
+    assert "for the next round" in run("route", str(SCENARIOS / "01-first-steps.toml"), "--keep").stdout

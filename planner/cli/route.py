@@ -28,12 +28,16 @@ from planner.common.limits import Limit, Status, StopLike
 from planner.common.processes import ordered_map
 from planner.common.threads import cores
 from planner.elfenland import render, report
+from planner.elfenland.advice.keeping import KeepAdvice, advise_keep
 from planner.elfenland.inputs import Overrides, expand_sources, read_position
 from planner.elfenland.position import Position
 from planner.elfenland.solvers import Solution, solve
 from planner.errors import NotationError, PlannerError
 
 __all__ = ["check_pictures", "draw", "route"]
+
+#: Plans solved for the keep advice: the routes as good as the best are its choices of end town.
+KEEP_CHOICES = 6
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,8 +81,10 @@ def _outcomes(jobs: list[_Job], workers: int, stop: threading.Event) -> Iterator
 @json_option
 @click.option("--svg", type=click.Path(dir_okay=False), help="Also draw the position and route to this SVG file.")
 @click.option("--png", type=click.Path(dir_okay=False), help="Also draw the position and route to this PNG file.")
+@click.option("--keep", is_flag=True, help="Also advise the end town and the cards to keep for the next round "
+              "(sampled next rounds; a few tenths of a second).")
 def route(sources: tuple[str, ...], solver: str, time_limit: float, nodes: int | None, seed: int,
-          alternatives: int, jobs: int | None, as_json: bool, svg: str | None, png: str | None,
+          alternatives: int, jobs: int | None, as_json: bool, svg: str | None, png: str | None, keep: bool,
           **kwargs: Any) -> None:
     """Find the best route: most new towns, then fewest cards.
 
@@ -118,8 +124,11 @@ def route(sources: tuple[str, ...], solver: str, time_limit: float, nodes: int |
                 worst = max(worst, exit_code(outcome))
                 continue
             position, solution = outcome
+            keeping = _keep(position, solution, solver, limit, seed) if keep else None
             if as_json:
                 document = report.solution_dict(position, solution, source=source)
+                if keep:
+                    document["keep"] = None if keeping is None else report.keep_dict(position, keeping)
                 click.echo(json.dumps(document, ensure_ascii=False, indent=None if several else 2))
             else:
                 if index:
@@ -128,6 +137,8 @@ def route(sources: tuple[str, ...], solver: str, time_limit: float, nodes: int |
                 if warnings:
                     diagnostics.print(render.notes_view(warnings))
                 console.print(render.solution_view(position, solution, source=source if several else None))
+                if keeping is not None:
+                    console.print(render.keep_line(position, keeping))
                 console.print(render.position_line(position), soft_wrap=True)
             if svg or png:
                 draw(position, solution.plans, svg, png)
@@ -140,6 +151,13 @@ def route(sources: tuple[str, ...], solver: str, time_limit: float, nodes: int |
         sys.exit(EXIT_STOPPED)
     if worst:
         sys.exit(worst)
+
+
+def _keep(position: Position, solution: Solution, solver: str, limit: Limit, seed: int) -> KeepAdvice | None:
+    """What to keep for the next round, from the routes as good as the best (some more runners-up are solved)."""
+    plans = solution.plans if len(solution.plans) >= KEEP_CHOICES else solve(
+        position, solver=solver, alternatives=KEEP_CHOICES, limit=limit, seed=seed).plans
+    return advise_keep(position, plans, seed=seed)
 
 
 def check_pictures(*paths: str | None) -> None:
