@@ -9,7 +9,7 @@ from __future__ import annotations
 import click
 
 from planner import __version__
-from planner.cli import board, check, route
+from planner.cli import board, check, route, teach
 from planner.cli.conventions import CONTEXT
 
 __all__ = ["cli"]
@@ -31,3 +31,5 @@ def cli() -> None:
 
 for command in (route.route, check.check, board.board, board.show):
     cli.add_command(command)
+cli.add_command(teach.explain)
+cli.add_command(teach.puzzle)

@@ -6,8 +6,11 @@ from __future__ import annotations
 from collections.abc import Collection
 from dataclasses import dataclass
 
+from planner.elfenland.board import load_board
 from planner.elfenland.position import Hand, Position, Tile
 from planner.elfenland.rules import COUNTER_TRANSPORTS, COUNTERS, DECK, TRANSPORTS, Transport, counter_cost
+from planner.elfenland.teach.words import a
+from planner.elfenland.teach.words import town as road_name
 
 __all__ = ["Addition", "card_additions", "counter_additions"]
 
@@ -40,9 +43,11 @@ class Addition:
     def __str__(self) -> str:
         if self.card is not None:
             return f"one more {self.card.title} card"
-        assert self.counter is not None
+        assert self.counter is not None and self.road is not None
         others = "".join(f" or {t.title}" for t in self.alike)
-        return f"a {self.counter.title}{others} counter on {self.road}"
+        road = load_board().connections[self.road]
+        names = f"{road_name(road.a)}–{road_name(road.b)}"
+        return f"{a(self.counter.title)}{others} counter on {names}"
 
 
 def card_additions(position: Position) -> list[Addition]:

@@ -58,14 +58,15 @@ class Comparison:
 
     @property
     def lost(self) -> tuple[int, int]:
-        """What the whole route lost against the best: (points, extra cards)."""
+        """What the whole route lost against the best: (points lost, extra cards spent, negative when fewer)."""
         if self.yours is None:
             return (0, 0)
         return (self.best.score - self.yours.score, self.yours.cards_spent - self.best.cards_spent)
 
     @property
     def step_cost(self) -> tuple[int, int]:
-        """What the step that fell behind cost: (points, extra cards); (0, 0) when none did."""
+        """What the step that fell behind cost: (points lost, extra cards spent, negative when fewer); (0, 0)
+        when none did."""
         if self.behind_at is None:
             return (0, 0)
         before, after = self.potentials[self.behind_at - 1], self.potentials[self.behind_at]

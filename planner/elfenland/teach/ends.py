@@ -33,7 +33,7 @@ class EndRow:
     home_distance: int
     """Links from the end town to home: the points it costs."""
     best: bool
-    """Whether this row is the best route of all."""
+    """Whether this row's route is a best route of all (several rows may tie)."""
     most_towns: bool
     """Whether this row collects as many towns as any route can."""
 
@@ -75,6 +75,6 @@ def end_table(position: Position, *, rows: int = END_ROWS, limit: Limit = DEFAUL
     best = ranked.plan
     table = []
     for end, plan in sorted(found.items(), key=lambda item: (-item[1].score, item[1].cards_spent, item[0])):
-        table.append(EndRow(end, plan, len(plan.new_towns), plan.outcome.home_penalty, plan is best,
+        table.append(EndRow(end, plan, len(plan.new_towns), plan.outcome.home_penalty, plan.value == best.value,
                             len(plan.new_towns) == most))
     return EndTable(position.home, tuple(table), most, ranked.proven and farthest.proven)

@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import functools
 import operator
+from dataclasses import dataclass
 
-from planner.elfenland.teach.atlas import MAX_LABELS, Atlas, explore, route_features
+from planner.elfenland.teach.atlas import MAX_LABELS, Atlas, Entry, explore, route_features
 from planner.elfenland.teach.ways import Feature
 
-__all__ = ["LESSONS", "needed_lessons"]
+__all__ = ["LESSONS", "Lesson", "needed_lessons"]
 
 #: Every lesson, in the order they are listed: step features, then the home trade-off.
 LESSONS: tuple[str, ...] = ("caravan", "upstream", "ferry", "obstacle", "backtrack", "home")
@@ -22,7 +23,18 @@ LESSONS: tuple[str, ...] = ("caravan", "upstream", "ferry", "obstacle", "backtra
 _FEATURES = {f.word: f for f in Feature}
 
 
-def needed_lessons(atlas: Atlas, *, max_labels: int = MAX_LABELS) -> tuple[str, ...]:
+@dataclass(frozen=True, slots=True)
+class Lesson:
+    """A lesson every best route needs, and the best that can be had without it (the proof)."""
+
+    name: str
+    """One of :data:`LESSONS`."""
+    without: Entry
+    """The best answer of the routes without the feature (for ``home``: of the routes collecting the most towns);
+    worse than the best."""
+
+
+def needed_lessons(atlas: Atlas, *, max_labels: int = MAX_LABELS) -> tuple[Lesson, ...]:
     """The lessons every best route of the atlas's position needs (each proven, see the module docstring).
 
     Raises:
@@ -33,11 +45,15 @@ def needed_lessons(atlas: Atlas, *, max_labels: int = MAX_LABELS) -> tuple[str, 
     for entry in answers:
         shared &= route_features(atlas.plan(entry))  # a feature some best route lacks is not needed
     found = []
-    for lesson in LESSONS:
-        feature = _FEATURES.get(lesson)
+    for name in LESSONS:
+        feature = _FEATURES.get(name)
         if feature is not None:
-            if feature & shared and explore(atlas.position, forbid=feature, max_labels=max_labels).best < atlas.best:
-                found.append(lesson)
-        elif atlas.position.scores_home and all(len(e.towns) < atlas.most_towns() for e in answers):
-            found.append(lesson)
+            if feature & shared:
+                without = explore(atlas.position, forbid=feature, max_labels=max_labels)
+                if without.best < atlas.best:
+                    found.append(Lesson(name, without.ranked()[0]))
+        elif atlas.position.scores_home:
+            most = atlas.most_towns()
+            if all(len(e.towns) < most for e in answers):
+                found.append(Lesson(name, next(e for e in atlas.ranked() if len(e.towns) == most)))
     return tuple(found)

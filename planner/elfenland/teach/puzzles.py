@@ -28,7 +28,7 @@ from planner.elfenland.position import Hand, Position, Tile
 from planner.elfenland.rules import COUNTER_TRANSPORTS, COUNTERS, DECK, TRANSPORTS, Transport, can_carry
 from planner.elfenland.solvers import solve
 from planner.elfenland.teach.atlas import explore
-from planner.elfenland.teach.features import needed_lessons
+from planner.elfenland.teach.features import Lesson, needed_lessons
 from planner.errors import NotationError, SolverError, UnsupportedError
 
 __all__ = ["DIFFICULTIES", "MAX_ANSWERS", "THEMES", "Answer", "Measures", "Puzzle", "generate"]
@@ -54,7 +54,8 @@ _GROW = 3
 """Most cards the size of a candidate's hand moves away from its difficulty's range."""
 _DEAD_ENDS = ("KIH", "ERG", "BEA", "JAC")
 """Towns with three links or fewer: where a route may have to come back."""
-_RIVER_TOWNS = ("BEA", "ELV", "RIV", "TIC", "VIR", "JXA", "MAH", "GRA", "WYL", "USS")
+_RIVER_TOWNS = ("ELV", "RIV", "TIC", "JXA", "MAH", "GRA", "USS")
+"""Towns a river leaves upstream from (its sources, Beata, Virst and Wylhien, have only downstream ways)."""
 _LAKE_TOWNS = ("ELV", "STR", "VIR", "GRA", "YTT", "PAR")
 
 
@@ -106,8 +107,9 @@ class Puzzle:
     position: Position
     answers: tuple[Answer, ...]
     """Every answer with the best score for the fewest cards (one when the answer is unique)."""
-    lessons: tuple[str, ...]
-    """What every best route needs (the theme's lesson among them, unless the theme is ``any``)."""
+    lessons: tuple[Lesson, ...]
+    """What every best route needs, each with its proof (the theme's lesson among them, unless the theme is
+    ``any``)."""
     measures: Measures
     attempts: int
     """Candidates drawn before this one fitted."""
@@ -131,6 +133,11 @@ class Puzzle:
     def unique(self) -> bool:
         """Whether exactly one answer (towns collected, end town) reaches the best."""
         return len(self.answers) == 1
+
+    @property
+    def lesson_names(self) -> tuple[str, ...]:
+        """The names of :attr:`lessons`."""
+        return tuple(lesson.name for lesson in self.lessons)
 
     @property
     def name(self) -> str:
@@ -190,7 +197,8 @@ def _judge(position: Position, *, seed: int, theme: str, difficulty: int, attemp
         lessons = needed_lessons(atlas, max_labels=PUZZLE_LABELS)
     except UnsupportedError:
         return None
-    if theme != "any" and theme not in lessons:
+    names = [lesson.name for lesson in lessons]
+    if theme != "any" and theme not in names:
         return None
     searched = solve(position, solver="search", limit=Limit(nodes=PUZZLE_NODES))
     if not searched.proven:
@@ -198,7 +206,7 @@ def _judge(position: Position, *, seed: int, theme: str, difficulty: int, attemp
     if searched.plan.value != atlas.best:
         raise SolverError(f"the atlas and the search disagree on {position}: {atlas.best} against "
                           f"{searched.plan.value}")
-    extra = len([lesson for lesson in lessons if lesson != theme])
+    extra = len([name for name in names if name != theme])
     measures = Measures(len(best.steps), near, extra, int(searched.stats.get("nodes", 0)))
     if measures.level != difficulty:
         return measures.level
