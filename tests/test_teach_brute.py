@@ -68,6 +68,25 @@ def best_value(position: Position, forbid: Collection[str] = ()) -> Value:
     return best(position.at, position.hand.counts, frozenset(position.visited), frozenset({position.at}))
 
 
+def most_towns_best(position: Position) -> tuple[int, Value]:
+    """The most new towns any route collects, and the best (score, -cards) of the routes that collect that many
+    (a lexicographic maximum of (towns, score, -cards), which a memoised walk computes step by step)."""
+    board = position.board
+
+    @functools.cache
+    def best(town: str, hand: tuple[int, ...], collected: frozenset[str]) -> tuple[int, int, int]:
+        value = (0, -position.home_penalty(town), 0)
+        for step in payments(position, town, hand):
+            left = tuple(a - b for a, b in zip(hand, step.cards.counts, strict=True))
+            new = step.to not in collected and board.towns[step.to].has_marker
+            towns, score, neg = best(step.to, left, collected | {step.to})
+            value = max(value, (towns + new, score + new, neg - len(step.cards)))
+        return value
+
+    towns, score, neg = best(position.at, position.hand.counts, frozenset(position.visited))
+    return towns, (score, neg)
+
+
 def fewest_cards(position: Position) -> dict[str, int]:
     """The fewest cards to reach each town the hand can reach (the start: 0)."""
     size = len(position.hand)
@@ -111,6 +130,13 @@ def test_forbidding_a_feature_never_helps_and_forbidding_everything_leaves_fewer
         for feature in FEATURES:
             assert best_value(position, [feature]) <= full
         assert best_value(position, FEATURES) <= min(best_value(position, [f]) for f in FEATURES)
+
+
+@pytest.mark.parametrize("position", small_positions(4, 14, cards=4), ids=str)
+def test_most_towns_best_is_the_best_of_the_keys_with_the_most_towns(position: Position) -> None:
+    keys = best_by_key(position)
+    most = max(len(towns) for towns, _ in keys)
+    assert most_towns_best(position) == (most, max(v for (towns, _), v in keys.items() if len(towns) == most))
 
 
 @pytest.mark.parametrize("position", small_positions(8, 13, cards=4), ids=str)

@@ -14,7 +14,7 @@ import pytest
 from brute import best_by_key
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_teach_brute import best_value
+from test_teach_brute import best_value, most_towns_best
 
 from planner.elfenland.plan import verify
 from planner.elfenland.position_file import load_position, position_from_toml
@@ -42,9 +42,8 @@ def check_lessons(p: Puzzle) -> None:
     assert best == (p.score, -p.cards)
     for lesson in p.lessons:
         if lesson.name == "home":
-            keys = best_by_key(position)
-            most = max(len(towns) for towns, _ in keys)
-            assert all(len(towns) < most for (towns, _), value in keys.items() if value == best)
+            most, farthest = most_towns_best(position)
+            assert farthest < best and farthest == lesson.without.value and most == len(lesson.without.towns)
         else:
             without = best_value(position, [lesson.name])
             assert without < best and without == lesson.without.value

@@ -8,7 +8,7 @@ import sys
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 from rich.console import Console
@@ -34,15 +34,12 @@ from planner.common.limits import Status
 from planner.elfenland.inputs import read_position
 from planner.elfenland.plan import parse_route
 from planner.elfenland.solvers import DEFAULT_LIMIT, MAX_SEED
-from planner.elfenland.teach import render as teach_render
-from planner.elfenland.teach import report as teach_report
-from planner.elfenland.teach.explanation import explain as explain_position
-from planner.elfenland.teach.grade import Verdict
-from planner.elfenland.teach.lesson import export_puzzles
-from planner.elfenland.teach.puzzles import THEMES, Puzzle
-from planner.elfenland.teach.steps import step_notes
-from planner.elfenland.teach.trainer import HELP, Command, Trainer
+from planner.elfenland.teach.themes import THEMES
 from planner.errors import PlannerError
+
+if TYPE_CHECKING:  # the teaching library loads when a teaching command runs, not for every command
+    from planner.elfenland.teach.puzzles import Puzzle
+    from planner.elfenland.teach.trainer import Trainer
 
 __all__ = ["explain", "puzzle"]
 
@@ -104,6 +101,10 @@ def explain(source: str | None, route_text: str | None, no_what_if: bool, time_l
       elfenland explain scenarios/06-dead-end.toml --route "dag/U mah/D gra/D"
       elfenland explain scenarios/07-last-round-home.toml --json
     """
+    from planner.elfenland.teach import render as teach_render
+    from planner.elfenland.teach import report as teach_report
+    from planner.elfenland.teach.explanation import explain as explain_position
+
     check_pictures(svg, png)
     position = read_position(source, overrides_from(kwargs))
     steps = parse_route(position, route_text) if route_text is not None else None
@@ -155,6 +156,9 @@ def puzzle(seed: int | None, themes: tuple[str, ...], difficulties: tuple[int, .
       elfenland puzzle --export puzzles/ -n 50 --theme any --difficulty 1 --difficulty 3
       elfenland puzzle --stats
     """
+    from planner.elfenland.teach import report as teach_report
+    from planner.elfenland.teach.trainer import Trainer
+
     check_pictures(svg, png)
     chosen_seed = secrets.randbelow(100_000) if seed is None else seed
     trainer = Trainer(seed=chosen_seed, themes=themes, difficulties=difficulties, scores=scores_file,
@@ -186,6 +190,8 @@ def puzzle(seed: int | None, themes: tuple[str, ...], difficulties: tuple[int, .
 
 
 def _export(trainer: Trainer, folder: str, how_many: int, as_json: bool) -> None:
+    from planner.elfenland.teach.lesson import export_puzzles
+
     puzzles: list[Puzzle] = []
     with _progress(not as_json) as say:
         for i in range(how_many):
@@ -199,6 +205,11 @@ def _export(trainer: Trainer, folder: str, how_many: int, as_json: bool) -> None
 
 
 def _grade_once(trainer: Trainer, route_text: str, as_json: bool) -> None:
+    from planner.elfenland.teach import render as teach_render
+    from planner.elfenland.teach import report as teach_report
+    from planner.elfenland.teach.grade import Verdict
+    from planner.elfenland.teach.steps import step_notes
+
     current = trainer.puzzle
     reply = trainer.hear(route_text) if route_text.strip() else trainer.hear("-")
     graded = reply.grade
@@ -218,6 +229,9 @@ def _grade_once(trainer: Trainer, route_text: str, as_json: bool) -> None:
 
 def _play(trainer: Trainer, how_many: int | None, show: Callable[[Puzzle], None]) -> None:
     """The trainer's loop at the terminal (or on scripted standard input): one puzzle after another."""
+    from planner.elfenland.teach import render as teach_render
+    from planner.elfenland.teach.trainer import HELP
+
     console = out()
     console.print(Text(HELP, style="dim"))
     played = 0
@@ -243,6 +257,10 @@ def _play(trainer: Trainer, how_many: int | None, show: Callable[[Puzzle], None]
 
 def _ask(console: Console, trainer: Trainer, current: Puzzle) -> bool:
     """Hear lines until the puzzle is over (True) or the player quits (False)."""
+    from planner.elfenland.teach import render as teach_render
+    from planner.elfenland.teach.steps import step_notes
+    from planner.elfenland.teach.trainer import Command
+
     while True:
         try:
             line = console.input("your route> ")

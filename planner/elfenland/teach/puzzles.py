@@ -29,12 +29,11 @@ from planner.elfenland.rules import COUNTER_TRANSPORTS, COUNTERS, DECK, TRANSPOR
 from planner.elfenland.solvers import solve
 from planner.elfenland.teach.atlas import explore
 from planner.elfenland.teach.features import Lesson, needed_lessons
+from planner.elfenland.teach.themes import DIFFICULTIES, THEMES
 from planner.errors import NotationError, SolverError, UnsupportedError
 
 __all__ = ["DIFFICULTIES", "MAX_ANSWERS", "THEMES", "Answer", "Measures", "Puzzle", "generate"]
 
-THEMES: tuple[str, ...] = ("caravan", "upstream", "ferry", "backtrack", "home", "obstacle", "any")
-DIFFICULTIES = range(1, 6)
 MAX_ANSWERS = 3
 """Most equally good answers a puzzle may have (all are stated)."""
 #: Points where difficulties 2, 3, 4 and 5 begin (see :attr:`Measures.points`).

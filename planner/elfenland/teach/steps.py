@@ -13,6 +13,7 @@ from dataclasses import dataclass, replace
 from planner.elfenland.plan import Pay, Plan, Step
 from planner.elfenland.position import Hand, Position
 from planner.elfenland.rules import Transport, counter_cost, raft_cost
+from planner.elfenland.teach.ways import packed, pay, ways_out
 from planner.elfenland.teach.words import a, cards, count, joined, listing, town
 
 __all__ = ["Reason", "StepNote", "payable_ways", "step_notes"]
@@ -84,27 +85,9 @@ class StepNote:
 
 def payable_ways(position: Position, town: str, hand: Hand) -> list[tuple[str, str, Pay]]:
     """Every step out of ``town`` that ``hand`` could pay right now: (to, connection, how)."""
-    tiles = position.tile_map()
-    rules = position.rules
-    found = []
-    for c in position.board.links(town):
-        to = c.other(town)
-        if not c.is_road:
-            if hand[Transport.RAFT] >= raft_cost(c, town):
-                found.append((to, c.id, Pay.RAFT))
-            continue
-        tile = tiles.get(c.id)
-        if tile is None or tile.transport is None:
-            continue
-        cost = counter_cost(tile.transport, c.terrain, obstacle=tile.obstacle)
-        if cost is None:
-            continue
-        if hand[tile.transport] >= cost:
-            found.append((to, c.id, Pay.COUNTER))
-        if len(hand) >= rules.caravan_cost(cost, obstacle=tile.obstacle) and not (
-                rules.strict and hand[tile.transport] >= cost):
-            found.append((to, c.id, Pay.CARAVAN))
-    return found
+    cards = packed(hand.counts, len(hand))
+    return [(way.to, way.connection, way.pay) for way in ways_out(position)[town]
+            if any(True for _ in pay(way, cards, strict=position.rules.strict))]
 
 
 def step_notes(plan: Plan) -> list[StepNote]:
