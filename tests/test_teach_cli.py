@@ -206,3 +206,9 @@ def test_the_learning_guides_examples_run(line: str, run: Run) -> None:
         script, args = args[at + 1].replace("\\n", "\n") + "\n", args[:at]
     result = run(*args, input=script)
     assert result.exit_code == 0, result.output
+
+
+def test_the_puzzle_benchmark_runs() -> None:
+    done = subprocess.run([sys.executable, "puzzles.py", "-n", "1", "--themes", "caravan", "--difficulties", "1"],
+                          cwd=REPO / "benchmarks", capture_output=True, text=True, check=True)
+    assert "caravan     1    1" in done.stdout and "slowest puzzle" in done.stdout
