@@ -311,7 +311,7 @@ def check_comparison(position: Position, steps: tuple[Step, ...]) -> None:
 SMALL_CASES = strategies.positions_and_routes(max_steps=5).filter(lambda case: len(case[0].hand) <= 6)
 
 
-@settings(max_examples=12)
+@settings(max_examples=8)
 @given(SMALL_CASES)
 def test_where_a_route_falls_behind_is_where_the_best_still_possible_drops(
         case: tuple[Position, tuple[Step, ...]]) -> None:

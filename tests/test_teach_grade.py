@@ -56,7 +56,7 @@ def test_text_that_does_not_parse_is_unreadable_with_the_parsers_message(text: s
         assert str(refused.value) in graded.message
 
 
-@settings(max_examples=50)
+@settings(max_examples=30)
 @given(st.text(max_size=60) | st.from_regex(r"([a-z]{2,4}(:[a-z])?/[a-zA-Z0-9 ]{0,5} ?){0,4}", fullmatch=True))
 def test_any_text_gets_a_grade(text: str) -> None:
     graded = grade(a_puzzle(), text)
