@@ -191,7 +191,7 @@ def _pay_note(plan: Plan, index: int, held: Hand) -> StepNote:
                         f"{cards(needed, transport)}, and the hand has {position.hand[transport]} in all.")
         else:
             reasons.append(Reason.CARAVAN_DEARER)
-            saved = caravan - cost
+            others, needed, saved = (), 0, caravan - cost
             text.append(f"A caravan of {count(caravan, 'card')} where {cards(cost, transport)} would do: the "
                         f"counter's cards would save {count(saved, 'card')}.")
     if tile.obstacle:
