@@ -52,8 +52,12 @@ def test_python_examples_run_and_print_what_they_say() -> None:
 
 @pytest.mark.parametrize("line", [line for block in blocks("console") for line in block.splitlines()
                                   if line.startswith("$ elfenland")])
-def test_console_examples_run(line: str) -> None:
-    result = CliRunner().invoke(cli, shlex.split(line[2:])[1:], env={"NO_COLOR": "1"})
+def test_console_examples_run(line: str, tmp_path: Path) -> None:
+    command, _, here = line[2:].partition(" <<< ")  # a here-string feeds standard input, as a shell would
+    stdin = shlex.split(here)[0].replace("\\n", "\n") + "\n" if here else None
+    # The trainer keeps its score in the user's data directory: a test must not write there.
+    env = {"NO_COLOR": "1", "ELFENLAND_DATA_DIR": str(tmp_path)}
+    result = CliRunner().invoke(cli, shlex.split(command)[1:], input=stdin, env=env)
     assert result.exit_code == 0, result.output
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import click
 
 from planner import __version__
-from planner.cli import advise, board, check, route, serve
+from planner.cli import advise, board, check, route, serve, teach
 from planner.cli.conventions import CONTEXT
 
 __all__ = ["cli"]
@@ -30,6 +30,6 @@ def cli() -> None:
     """
 
 
-for command in (route.route, check.check, advise.place, advise.draw, advise.obstacle, board.board, board.show,
-                serve.serve):
+for command in (route.route, check.check, advise.place, advise.draw, advise.obstacle, teach.explain, teach.puzzle,
+                board.board, board.show, serve.serve):
     cli.add_command(command)

@@ -1,0 +1,97 @@
+"""Grading a player's answer to a puzzle: readable? legal? optimal? how far off, and where it fell behind.
+
+Every input gets a grade and never an exception: text that does not parse is ``unreadable`` (the parser's
+message), a route the rules refuse is ``illegal`` (the verifier's step and reason), and a legal route is
+``optimal`` or ``short`` with the points and cards it lost and the first step where it fell behind.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+
+from planner.common.limits import Limit
+from planner.elfenland.plan import Plan, parse_route
+from planner.elfenland.solvers import DEFAULT_LIMIT
+from planner.elfenland.teach.compare import Comparison, compare
+from planner.elfenland.teach.puzzles import Answer, Puzzle
+from planner.elfenland.teach.words import count
+from planner.errors import IllegalStepError, PlannerError
+
+__all__ = ["Grade", "Verdict", "grade"]
+
+MAX_ROUTE_TEXT = 2000
+"""Longest answer read (a route of a puzzle has a dozen steps; a pasted novel is not an answer)."""
+
+
+class Verdict(enum.StrEnum):
+    """How an answer did."""
+
+    OPTIMAL = "optimal"
+    SHORT = "short"
+    """Legal, but the best gets more points, or the same points for fewer cards."""
+    ILLEGAL = "illegal"
+    UNREADABLE = "unreadable"
+
+
+@dataclass(frozen=True, slots=True)
+class Grade:
+    """A graded answer."""
+
+    verdict: Verdict
+    message: str
+    """One line for the player."""
+    text: str
+    """The answer as typed."""
+    plan: Plan | None = None
+    """The route, when legal."""
+    step: int | None = None
+    """The 1-based step the verifier refused (illegal)."""
+    reason: str | None = None
+    """Why the parser or the verifier refused it."""
+    answer: Answer | None = None
+    """The stated answer an optimal route matches."""
+    comparison: Comparison | None = None
+    """For a legal route: where it fell behind the best."""
+
+    @property
+    def solved(self) -> bool:
+        """Whether the answer is optimal."""
+        return self.verdict is Verdict.OPTIMAL
+
+    @property
+    def lost(self) -> tuple[int, int]:
+        """(points, extra cards) against the best; (0, 0) unless short."""
+        return self.comparison.lost if self.comparison is not None and self.plan is not None else (0, 0)
+
+
+def grade(puzzle: Puzzle, text: str, *, limit: Limit = DEFAULT_LIMIT) -> Grade:
+    """Grade ``text`` (route notation, forgiving: ``feo/rrrr alb/d``) as an answer to ``puzzle``.
+
+    Raises:
+        SolverError: a solver failed while locating the mistake (a bug); every input problem is a grade.
+    """
+    position = puzzle.position
+    if len(text) > MAX_ROUTE_TEXT:
+        return Grade(Verdict.UNREADABLE, f"that is {len(text)} characters: a route is a few steps like 'thr/E'",
+                     text[:MAX_ROUTE_TEXT], reason="too long")
+    try:
+        steps = parse_route(position, text)
+    except PlannerError as error:
+        return Grade(Verdict.UNREADABLE, f"cannot read that route: {error}", text, reason=str(error))
+    try:
+        plan = Plan.of(position, steps)
+    except IllegalStepError as error:
+        return Grade(Verdict.ILLEGAL, f"illegal at step {error.index + 1}: {error.reason}", text,
+                     step=error.index + 1, reason=error.reason)
+    best = puzzle.best
+    if plan.value >= best.value:
+        key = (frozenset(plan.new_towns), plan.end)
+        answer = next((a for a in puzzle.answers if (a.towns, a.end) == key), None)
+        return Grade(Verdict.OPTIMAL, f"optimal: {count(len(plan.new_towns), 'new town')} for "
+                     f"{count(plan.cards_spent, 'card')}", text, plan=plan, answer=answer)
+    comparison = compare(position, steps, best, limit=limit)
+    points, cards = comparison.lost
+    off = f"{count(points, 'point')} short" if points else f"the same points for {count(cards, 'more card')}"
+    return Grade(Verdict.SHORT, f"legal, {count(plan.score, 'point')} for {count(plan.cards_spent, 'card')}: {off} "
+                 f"of the best ({best.score} for {best.cards_spent})", text, plan=plan, comparison=comparison)

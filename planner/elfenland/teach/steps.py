@@ -1,0 +1,229 @@
+"""Why each step of a route is paid the way it is: plain records with the facts behind each sentence.
+
+Every sentence comes from a fact recorded beside it (the counter's price, the matching cards in hand, the other
+steps that need them, the river's direction, the ways on from a dead end), so a test can check the fact against
+an independent computation and the text cannot claim more than the facts.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, replace
+
+from planner.elfenland.plan import Pay, Plan, Step
+from planner.elfenland.position import Hand, Position
+from planner.elfenland.rules import Transport, counter_cost, raft_cost
+from planner.elfenland.teach.ways import packed, pay, ways_out
+from planner.elfenland.teach.words import a, cards, count, joined, listing, town
+
+__all__ = ["Reason", "StepNote", "payable_ways", "step_notes"]
+
+
+class Reason(enum.StrEnum):
+    """What a step's note says, for programs (the web page highlights by these)."""
+
+    COUNTER = "counter"
+    """Paid with the counter's matching cards: cheaper than any caravan."""
+    OBSTACLE = "obstacle"
+    """An obstacle on the road asks one card more."""
+    CARAVAN_ONLY = "caravan-only-way"
+    """A caravan, because the hand holds too few matching cards at that moment."""
+    CARAVAN_SAVES = "caravan-saves-matching-cards"
+    """A caravan, although the matching cards are in hand: other steps of the route need them."""
+    CARAVAN_DEARER = "caravan-dearer"
+    """A caravan where the counter's matching cards would have done, for fewer cards (a mistake)."""
+    DOWNSTREAM = "downstream"
+    UPSTREAM = "upstream"
+    FERRY = "ferry"
+    NEW_TOWN = "new-town"
+    CAPITAL = "capital"
+    """Elvenhold: no marker, only a way through."""
+    COLLECTED = "collected-before"
+    """A town collected before this move: only a way through."""
+    BACKTRACK = "backtrack"
+    """Back to a town this route has already stood in."""
+    DEAD_END = "dead-end"
+    """Back from a town whose only way on, for the cards left, is back."""
+    END = "end"
+    HOME = "home"
+    """The last round: the end town's distance from home costs points."""
+
+
+@dataclass(frozen=True, slots=True)
+class StepNote:
+    """One step, why it is paid that way, and the facts behind every sentence."""
+
+    number: int
+    step: Step
+    reasons: tuple[Reason, ...]
+    text: tuple[str, ...]
+    """The sentences, in order (plain text, no markup)."""
+    held: Hand
+    """The cards in hand just before the step."""
+    counter: Transport | None = None
+    """The counter on the road (None on water)."""
+    obstacle: bool = False
+    counter_cost: int | None = None
+    """Matching cards the counter asks, the obstacle's included (roads only)."""
+    caravan_cost: int | None = None
+    """Cards a caravan takes on this road (roads only)."""
+    others: tuple[int, ...] = ()
+    """For a caravan that saves matching cards: the other steps paying that counter's transport."""
+    needed: int = 0
+    """For such a caravan: the matching cards the route's other counter steps pay in all."""
+    saved: int = 0
+    """For a dearer caravan: cards the counter's matching cards would have saved."""
+    rafts: int | None = None
+    """Rafts a water step takes."""
+    beside: str | None = None
+    """The other connection between the same two towns (a road beside a river, or the river beside a road)."""
+    ways_on: tuple[str, ...] = ()
+    """For a dead end: the towns the cards left could pay to go on to (only the one the step goes back to)."""
+    home_distance: int | None = None
+    """The last step of a last-round route with a home-town card: links from the end town to home."""
+
+
+def payable_ways(position: Position, town: str, hand: Hand) -> list[tuple[str, str, Pay]]:
+    """Every step out of ``town`` that ``hand`` could pay right now: (to, connection, how)."""
+    cards = packed(hand.counts, len(hand))
+    return [(way.to, way.connection, way.pay) for way in ways_out(position)[town]
+            if any(True for _ in pay(way, cards, strict=position.rules.strict))]
+
+
+def step_notes(plan: Plan) -> list[StepNote]:
+    """Why each step of ``plan`` is paid the way it is, with the facts behind each sentence."""
+    position = plan.position
+    notes = []
+    hand = position.hand
+    been = {position.at}
+    collected = set(position.visited)
+    for index, step in enumerate(plan.steps):
+        note = _pay_note(plan, index, hand)
+        reasons, text = list(note.reasons), list(note.text)
+        ways_on: tuple[str, ...] = ()
+        home_distance: int | None = None
+        board = position.board
+        name = town(step.to)
+        if step.to not in collected and board.towns[step.to].has_marker:
+            reasons.append(Reason.NEW_TOWN)
+            text.append(f"Collects {name}'s marker.")
+        elif board.towns[step.to].capital:
+            reasons.append(Reason.CAPITAL)
+            text.append(f"{name} has no marker: only a way through.")
+        elif step.to not in been:
+            reasons.append(Reason.COLLECTED)
+            text.append(f"{name} was collected before this move: only a way through.")
+        if step.to in been:
+            reasons.append(Reason.BACKTRACK)
+            previous = plan.steps[index - 1] if index else None
+            onward = tuple(sorted({to for to, _, _ in payable_ways(position, step.frm, hand)}))
+            if previous is not None and previous.frm == step.to and onward == (step.to,):
+                reasons.append(Reason.DEAD_END)
+                ways_on = onward
+                text.append(f"Back to {name}: {town(step.frm)} is a dead end for the cards left, the only way on "
+                            "is back.")
+            else:
+                text.append(f"Back to {name}, where this route has been before.")
+        hand = hand.without(step.cards)
+        been.add(step.to)
+        collected.add(step.to)
+        if index == len(plan.steps) - 1:
+            reasons.append(Reason.END)
+            if position.scores_home and position.home is not None:
+                distance = home_distance = plan.outcome.home_penalty
+                reasons.append(Reason.HOME)
+                text.append(f"The move ends here, at home ({town(position.home)}): no points off." if not distance
+                            else f"The move ends here, {count(distance, 'link')} from home ({town(position.home)}): "
+                                 f"{count(distance, 'point')} off.")
+            else:
+                text.append("The move ends here.")
+        notes.append(replace(note, number=index + 1, reasons=tuple(reasons), text=tuple(text), ways_on=ways_on,
+                             home_distance=home_distance))
+    return notes
+
+
+def _pay_note(plan: Plan, index: int, held: Hand) -> StepNote:
+    """The payment part of step ``index``'s note, with the cards ``held`` just before it."""
+    position = plan.position
+    step = plan.steps[index]
+    connection = position.board.connections[step.connection]
+    beside = next((c.id for c in position.board.between(step.frm, step.to) if c.id != connection.id), None)
+    if not connection.is_road:
+        way = connection.way(step.frm) or ""
+        rafts = raft_cost(connection, step.frm)
+        reason = {"downstream": Reason.DOWNSTREAM, "upstream": Reason.UPSTREAM}.get(way, Reason.FERRY)
+        what = {"downstream": "downstream, with the current", "upstream": "upstream, against the current"}.get(
+            way, f"the ferry across {connection.lake}")
+        said = [f"{count(rafts, 'raft')}: {what}."]
+        if beside is not None:
+            said.append(_beside_road(position, beside))
+        return StepNote(0, step, (reason,), tuple(said), held, rafts=rafts, beside=beside)
+    tile = position.tile_map()[connection.id]
+    assert tile.transport is not None
+    transport = tile.transport
+    cost = counter_cost(transport, connection.terrain, obstacle=tile.obstacle)
+    assert cost is not None
+    caravan = position.rules.caravan_cost(cost, obstacle=tile.obstacle)
+    counter = f"{a(transport.title)} counter on this {connection.terrain} road"
+    others: tuple[int, ...] = ()
+    needed = saved = 0
+    reasons: list[Reason] = []
+    text: list[str] = []
+    if step.pay is Pay.COUNTER:
+        reasons.append(Reason.COUNTER)
+        text.append(f"{cards(cost, transport).capitalize()} for {counter}; a caravan would take "
+                    f"{count(caravan, 'card')}.")
+    elif held[transport] < cost:
+        reasons.append(Reason.CARAVAN_ONLY)
+        text.append(f"A caravan of {count(caravan, 'card')} ({joined(step.cards)}) for {counter}: the counter asks "
+                    f"{cards(cost, transport)} and the hand holds {held[transport] or 'none'}, so a caravan is the "
+                    "only way.")
+    else:
+        others, needed = _other_counter_steps(plan, index, transport)
+        # Paying the counter here instead is legal exactly when the hand holds this counter's cards and those of
+        # the route's other steps of that transport (order does not matter: no card is drawn during a move).
+        if position.hand[transport] < cost + needed:
+            reasons.append(Reason.CARAVAN_SAVES)
+            steps_text = listing([str(n) for n in others])
+            text.append(f"A caravan of {count(caravan, 'card')} ({joined(step.cards)}) for {counter}, although the "
+                        f"hand holds {cards(held[transport], transport)}: the route's other {transport.title} steps "
+                        f"({'step' if len(others) == 1 else 'steps'} {steps_text}) need "
+                        f"{cards(needed, transport)}, and the hand has {position.hand[transport]} in all.")
+        else:
+            reasons.append(Reason.CARAVAN_DEARER)
+            others, needed, saved = (), 0, caravan - cost
+            text.append(f"A caravan of {count(caravan, 'card')} where {cards(cost, transport)} would do: the "
+                        f"counter's cards would save {count(saved, 'card')}.")
+    if tile.obstacle:
+        reasons.append(Reason.OBSTACLE)
+        text.append("The obstacle on this road asks one card more "
+                    f"({cost - 1} + 1 matching, or {caravan} for a caravan).")
+    if beside is not None:
+        other = position.board.connections[beside]
+        rafts = raft_cost(other, step.frm)
+        short = f"; the hand holds {held[Transport.RAFT] or 'none'}" if held[Transport.RAFT] < rafts else ""
+        text.append(f"The {other.kind} beside it would take {count(rafts, 'raft')} ({other.way(step.frm)}){short}.")
+    return StepNote(0, step, tuple(reasons), tuple(text), held, counter=transport, obstacle=tile.obstacle,
+                    counter_cost=cost, caravan_cost=caravan, others=others, needed=needed, saved=saved, beside=beside)
+
+
+def _other_counter_steps(plan: Plan, index: int, transport: Transport) -> tuple[tuple[int, ...], int]:
+    """The numbers of the route's other steps paying ``transport``'s matching cards, and how many they pay."""
+    numbers, needed = [], 0
+    for number, step in enumerate(plan.steps, 1):
+        if number - 1 != index and step.pay is not Pay.CARAVAN and step.cards[transport]:
+            numbers.append(number)
+            needed += step.cards[transport]
+    return tuple(numbers), needed
+
+
+def _beside_road(position: Position, road: str) -> str:
+    tile = position.tile_map().get(road)
+    if tile is None or tile.transport is None:
+        return "The road beside it holds no counter."
+    connection = position.board.connections[road]
+    cost = counter_cost(tile.transport, connection.terrain, obstacle=tile.obstacle)
+    assert cost is not None
+    caravan = position.rules.caravan_cost(cost, obstacle=tile.obstacle)
+    return (f"The road beside it holds {a(tile.transport.title)} counter: {cards(cost, tile.transport)} or a caravan "
+            f"of {count(caravan, 'card')}.")

@@ -1,0 +1,146 @@
+"""The puzzle trainer as a session: puzzles one after another, answers heard and graded, the score file kept.
+
+The session holds no terminal: it hears a line of text and answers a :class:`Reply` (a grade, a hint, help),
+so the command line's loop, a test and a web page drive it alike. What a line may be:
+
+- a route in the step notation (``feo/rrrr alb/d``): graded. A legal route ends the puzzle and counts (the
+  streak goes on only with an optimal one); an illegal one is explained and may be tried again, uncounted, and so
+  may a line that does not parse;
+- ``hint``: what to aim for (points and cards) and the lessons in play;
+- ``skip``: shows the answer, counts as not solved;
+- ``stats``, ``help``, ``quit`` (or end of input).
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+from pathlib import Path
+
+from planner.common.limits import Limit
+from planner.elfenland.solvers import DEFAULT_LIMIT
+from planner.elfenland.teach.grade import Grade, Verdict, grade
+from planner.elfenland.teach.puzzles import Puzzle, generate
+from planner.elfenland.teach.scores import Scores, load_scores, save_scores, score_path
+from planner.elfenland.teach.words import count, listing
+
+__all__ = ["COMMANDS", "Command", "Reply", "Trainer"]
+
+
+class Command(enum.StrEnum):
+    """What a line said."""
+
+    ROUTE = "route"
+    HINT = "hint"
+    SKIP = "skip"
+    STATS = "stats"
+    HELP = "help"
+    QUIT = "quit"
+    NOTHING = "nothing"
+
+
+#: The words for each command (anything else is read as a route).
+COMMANDS: dict[str, Command] = {
+    "hint": Command.HINT, "skip": Command.SKIP, "give up": Command.SKIP, "show": Command.SKIP,
+    "stats": Command.STATS, "score": Command.STATS, "scores": Command.STATS, "help": Command.HELP,
+    "?": Command.HELP, "quit": Command.QUIT, "q": Command.QUIT, "exit": Command.QUIT,
+}
+
+HELP = ("Type your route as TOWN/CARDS steps, e.g. 'thr/E jac/D' (TOWN:r/R takes the river beside a road; "
+        "'-' stays put). Or: hint, skip, stats, quit.")
+
+
+@dataclass(frozen=True, slots=True)
+class Reply:
+    """What the trainer answers to one line."""
+
+    command: Command
+    message: str
+    grade: Grade | None = None
+    finished: bool = False
+    """Whether the puzzle is over (graded or skipped): show the answer, then go on."""
+
+
+class Trainer:
+    """A session of seeded puzzles: puzzle ``i`` has seed ``seed + i`` and the ``i``-th theme and difficulty
+    (cycling through those given).
+
+    Args:
+        seed: the first puzzle's seed.
+        themes: themes to cycle through.
+        difficulties: difficulties to cycle through.
+        scores: where the score file is (None: the user's data directory, see :func:`score_path`).
+        record: whether to update the score file.
+    """
+
+    def __init__(self, *, seed: int, themes: tuple[str, ...] = ("any",), difficulties: tuple[int, ...] = (2,),
+                 scores: str | Path | None = None, record: bool = True, limit: Limit = DEFAULT_LIMIT) -> None:
+        self.seed = seed
+        self.themes = themes or ("any",)
+        self.difficulties = difficulties or (2,)
+        self.path = score_path(scores)
+        self.record = record
+        self.limit = limit
+        self.scores, self.warning = load_scores(self.path) if record else (Scores(), None)
+        self.index = 0
+        self._puzzle: Puzzle | None = None
+
+    @property
+    def puzzle(self) -> Puzzle:
+        """The current puzzle (generated on first look).
+
+        Raises:
+            NotationError: an unknown theme or a bad difficulty.
+        """
+        if self._puzzle is None:
+            i = self.index
+            self._puzzle = generate(self.seed + i, theme=self.themes[i % len(self.themes)],
+                                    difficulty=self.difficulties[i % len(self.difficulties)])
+        return self._puzzle
+
+    def next(self) -> Puzzle:
+        """Go on to the next puzzle."""
+        self.index += 1
+        self._puzzle = None
+        return self.puzzle
+
+    def hear(self, line: str) -> Reply:
+        """Answer one line of the player's (see the module docstring).
+
+        Raises:
+            UnsupportedError: the score file cannot be written.
+        """
+        text = line.strip()
+        command = COMMANDS.get(" ".join(text.lower().split()), Command.ROUTE if text else Command.NOTHING)
+        puzzle = self.puzzle
+        if command is Command.NOTHING:
+            return Reply(command, HELP)
+        if command is Command.HELP:
+            return Reply(command, HELP)
+        if command is Command.QUIT:
+            return Reply(command, "bye")
+        if command is Command.STATS:
+            return Reply(command, self.stats_line())
+        if command is Command.HINT:
+            lessons = listing(list(puzzle.lesson_names)) or "none in particular"
+            return Reply(command, f"aim for {count(puzzle.score, 'point')} with {count(puzzle.cards, 'card')}; "
+                                  f"lessons in play: {lessons}")
+        if command is Command.SKIP:
+            self._count(solved=False)
+            return Reply(command, "skipped: here is the answer", finished=True)
+        graded = grade(puzzle, text, limit=self.limit)
+        if graded.verdict in (Verdict.UNREADABLE, Verdict.ILLEGAL):
+            return Reply(command, graded.message + " (not counted: try again, or type hint or skip)", graded)
+        self._count(solved=graded.solved)
+        return Reply(command, graded.message, graded, finished=True)
+
+    def _count(self, *, solved: bool) -> None:
+        if self.record:
+            self.scores = self.scores.record(self.puzzle.theme, solved)
+            save_scores(self.scores, self.path)
+
+    def stats_line(self) -> str:
+        """The score so far, in one line."""
+        s = self.scores
+        themes = ", ".join(f"{t} {s.solved.get(t, 0)}/{n}" for t, n in sorted(s.tried.items())) or "none yet"
+        return f"streak {s.streak} (best {s.best_streak}); solved per theme: {themes}"
