@@ -167,12 +167,12 @@ def test_tap_near_a_road_and_set_its_counter(phone: Phone) -> None:
 
 
 def test_set_the_hand(phone: Phone) -> None:
-    phone.tap(".card[data-card=D] .plus")
-    phone.tap(".card[data-card=D] .face")
-    phone.tap(".card[data-card=R] .minus")
-    assert phone.text(".card[data-card=D] .count") == "× 3"
-    assert phone.text(".card[data-card=R] .count") == "× 0"
-    assert phone.page.is_disabled(".card[data-card=R] .minus")
+    phone.tap("#hand .card[data-card=D] .plus")
+    phone.tap("#hand .card[data-card=D] .face")
+    phone.tap("#hand .card[data-card=R] .minus")
+    assert phone.text("#hand .card[data-card=D] .count") == "× 3"
+    assert phone.text("#hand .card[data-card=R] .count") == "× 0"
+    assert phone.page.is_disabled("#hand .card[data-card=R] .minus")
     assert phone.text("#hand-count") == "(4 cards)"
     assert " RIV EDDD - 1" in phone.page.input_value("#notation")
     assert phone.text("#verdict") == "2 new towns, 2 cards, ends in Jaccaranda, keep dragon dragon"
@@ -217,11 +217,11 @@ def test_an_illegal_change_is_shown_where_it_was_made(phone: Phone) -> None:
     # An eleventh dragon: said under the hand, and the dragon card is marked.
     phone.page.fill("#notation", "- RIV DDDDDDDDDD - 1")
     phone.tap("#notation-form button")
-    phone.page.tap(".card[data-card=D] .plus")
+    phone.page.tap("#hand .card[data-card=D] .plus")
     problem = phone.page.wait_for_selector("#hand-problems .problem-text")
     assert problem.inner_text() == "hand holds 11 dragon cards but the game has only 10"
-    assert "bad" in (phone.page.get_attribute(".card[data-card=D]", "class") or "")
-    assert phone.text(".card[data-card=D] .count") == "× 10"
+    assert "bad" in (phone.page.get_attribute("#hand .card[data-card=D]", "class") or "")
+    assert phone.text("#hand .card[data-card=D] .count") == "× 10"
     # A notation that does not parse: said under the notation, the text left to fix.
     phone.page.fill("#notation", "- XYZ DD - 1")
     phone.page.press("#notation", "Enter")
@@ -231,7 +231,7 @@ def test_an_illegal_change_is_shown_where_it_was_made(phone: Phone) -> None:
 
 
 def test_the_share_link_opens_the_position(browser: Any, server: TableServer, phone: Phone) -> None:
-    phone.tap(".card[data-card=C] .plus")
+    phone.tap("#hand .card[data-card=C] .plus")
     shared = phone.page.input_value("#share")
     notation = phone.page.input_value("#notation")
     assert shared.startswith(f"{phone.base}/?p=") and " RIV ECDR " in notation
@@ -248,9 +248,9 @@ def test_a_second_phone_is_updated_live(browser: Any, server: TableServer, phone
     other = Phone(browser, server).open()
     other.page.wait_for_selector("#link-status:text('live')")
     version = other.version
-    phone.tap(".card[data-card=P] .plus")
+    phone.tap("#hand .card[data-card=P] .plus")
     other.after(version)
-    assert other.text(".card[data-card=P] .count") == "× 1"
+    assert other.text("#hand .card[data-card=P] .count") == "× 1"
     assert other.page.input_value("#notation") == phone.page.input_value("#notation")
     other.close()
 
