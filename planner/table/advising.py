@@ -31,6 +31,7 @@ from planner.elfenland.plan import Plan
 from planner.elfenland.position import Position
 from planner.elfenland.rules import SUPPLY_LIMIT
 from planner.elfenland.solvers import solve
+from planner.table import PAGE_SAMPLES
 from planner.table.views import (
     draw_document,
     keep_document,
@@ -40,14 +41,11 @@ from planner.table.views import (
     travel_document,
 )
 
-__all__ = ["KEEP_ALTERNATIVES", "KEEP_SAMPLES", "PAGE_SAMPLES", "TABLE_LIMIT", "Later", "Settings", "Stage",
-           "first_stage", "later_stage"]
+__all__ = ["KEEP_ALTERNATIVES", "KEEP_SAMPLES", "TABLE_LIMIT", "Later", "Settings", "Stage", "first_stage",
+           "later_stage"]
 
 TABLE_LIMIT = Limit(time=20.0)
 """How long one position is solved before its best route so far is shown as unproven."""
-PAGE_SAMPLES = 100
-"""Sampled opponent hands for the obstacle advice on the page: half the command line's 200, so that the plan
-phase answers within a few tenths of a second (the page says so)."""
 KEEP_SAMPLES = 30
 """Sampled next rounds for the keep advice (the advisor's own default)."""
 KEEP_ALTERNATIVES = 6

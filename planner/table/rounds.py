@@ -21,14 +21,13 @@ from planner.elfenland.position import Hand, Opponent, Position, Tile
 from planner.elfenland.position_file import OPPONENT_KEYS, position_from_mapping, position_to_mapping
 from planner.elfenland.rules import KEEP_LIMIT, MAX_PLAYERS, MIN_PLAYERS, Transport
 from planner.errors import IllegalPositionError
+from planner.table import PHASES
 
 if TYPE_CHECKING:
     from planner.table.changes import Change
 
-__all__ = ["DISPLAY_CHOICES", "PHASES", "PILES", "ROUND_OPS", "apply_round_change", "read_round_change"]
+__all__ = ["DISPLAY_CHOICES", "PILES", "ROUND_OPS", "apply_round_change", "read_round_change"]
 
-PHASES = ("draw", "plan", "travel")
-"""The phases of a round the page advises on, in the order they are played."""
 PILES = ("supply", "display", "seen")
 """The counters off the board that the page edits: mine, the face-up ones, and others I can see."""
 DISPLAY_CHOICES = ("keep", "new")

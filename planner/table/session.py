@@ -28,7 +28,8 @@ from planner.common.limits import Limit
 from planner.elfenland.position import Position
 from planner.elfenland.svg import render_svg
 from planner.errors import PlannerError
-from planner.table.advising import PAGE_SAMPLES, TABLE_LIMIT, Later, Settings, Stage, first_stage, later_stage
+from planner.table import PAGE_SAMPLES
+from planner.table.advising import TABLE_LIMIT, Later, Settings, Stage, first_stage, later_stage
 from planner.table.state import Applied, TableState
 from planner.table.views import position_document
 

@@ -19,8 +19,8 @@ from planner.elfenland.inputs import read_position
 from planner.elfenland.position import Position
 from planner.elfenland.position_file import Overrides, load_position, position_from_mapping, position_to_toml
 from planner.errors import IllegalPositionError, UnsupportedError
+from planner.table import PHASES
 from planner.table.changes import HISTORY_OPS, VIEW_OPS, Change, apply_change, read_change
-from planner.table.rounds import PHASES
 
 __all__ = ["HISTORY", "Applied", "TableState", "open_table", "save_position"]
 

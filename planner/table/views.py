@@ -37,8 +37,9 @@ from planner.elfenland.rules import (
 )
 from planner.elfenland.solvers import Solution
 from planner.elfenland.svg import BOARD_CROP, TRANSPORT_COLOURS, board_layout
+from planner.table import PHASES
 from planner.table.changes import MAX_ALTERNATIVES, rules_text
-from planner.table.rounds import DISPLAY_CHOICES, PHASES, PILES
+from planner.table.rounds import DISPLAY_CHOICES, PILES
 
 __all__ = ["board_document", "draw_document", "keep_document", "obstacle_document", "place_document",
            "position_document", "solution_document", "travel_document"]
