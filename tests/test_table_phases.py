@@ -21,6 +21,7 @@ from planner.elfenland.inputs import read_position
 from planner.elfenland.plan import parse_route, place, verify
 from planner.elfenland.position import Position, Tile
 from planner.elfenland.rules import Transport
+from planner.table.advising import first_stage, later_stage
 from planner.table.app import COOKIE, create_app
 from planner.table.session import Session
 from planner.table.state import TableState
@@ -244,7 +245,7 @@ def test_opponent_problems_name_the_opponent_and_the_field() -> None:
 
 # -- a newer change stops the older one's work -----------------------------------------------------------------
 def test_a_newer_change_stops_the_work_for_the_older_position(monkeypatch: pytest.MonkeyPatch) -> None:
-    real = session_module.first_stage
+    real = first_stage
     blocked, stopped = threading.Event(), []
 
     def slow(phase: str, position: Position, **kwargs: Any) -> Any:
@@ -265,7 +266,7 @@ def test_a_newer_change_stops_the_work_for_the_older_position(monkeypatch: pytes
 
 
 def test_a_newer_change_drops_the_later_advice_of_the_older_position(monkeypatch: pytest.MonkeyPatch) -> None:
-    real = session_module.later_stage
+    real = later_stage
     calls: list[bool] = []
     blocked = threading.Event()
 
