@@ -437,9 +437,18 @@ function tickSolving() {
   }
 }
 
+// The header's height, for the landscape layout that fits the map under it (CSS cannot measure it).
+function watchHeader() {
+  const header = $("#top");
+  const update = () => document.documentElement.style.setProperty("--top", `${header.offsetHeight}px`);
+  new ResizeObserver(update).observe(header);
+  update();
+}
+
 async function start() {
   watchControls();
   watchRound();
+  watchHeader();
   watchMap();
   zoom(0);
   page.board = await getJson("/api/board");
