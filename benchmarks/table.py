@@ -81,6 +81,7 @@ def browser_round_trips(position: Position, phase: str, count: int, browser: Any
         try:
             context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
             page = context.new_page()
+            page.on("pageerror", lambda error: print(f"page error: {error}", file=sys.stderr))
             page.goto(f"http://127.0.0.1:{server.port}/?t={TOKEN}")
             page.wait_for_selector("body[data-ready=true][data-solving=false][data-pending='']")
             card = taps(position)[0]["card"]

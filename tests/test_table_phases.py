@@ -7,6 +7,7 @@ The expected answers are the hand-derived ones of the bundled scenarios (their n
 
 from __future__ import annotations
 
+import json
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -287,3 +288,6 @@ def test_a_newer_change_drops_the_later_advice_of_the_older_position(monkeypatch
         assert calls == [True, False]
         assert view["advice"]["keep"]["end_code"] == "JAC"
         assert not any('"stale"' in text for text in heard)
+        # Every view published has the next serial: a page orders the views of one version (first, later) by it.
+        serials = [json.loads(text)["serial"] for text in heard]
+        assert serials == list(range(serials[0], serials[0] + len(serials)))

@@ -63,6 +63,7 @@ class Session:
         self._complete = 0  # the version whose later advice is out too
         self._save_error: str | None = None
         self._view: dict[str, Any] = {}
+        self._serial = 0  # every published view's number: a page orders views of one version by it
         self._closed = False
         self._thread = threading.Thread(target=self._run, name="table-solver", daemon=True)
         self._advisor = threading.Thread(target=self._run_later, name="table-advisor", daemon=True)
@@ -176,7 +177,12 @@ class Session:
         }
 
     def _publish(self, view: dict[str, Any]) -> None:
-        """Make ``view`` the latest and send it to every listener (called with the lock held)."""
+        """Make ``view`` the latest and send it to every listener (called with the lock held).
+
+        Each view gets the next ``serial``: a change's answer and the events may reach a page in any order, and a
+        version's later advice comes in a second view of the same version."""
+        self._serial += 1
+        view["serial"] = self._serial
         self._view = view
         text = json.dumps(view, ensure_ascii=False)
         for listener in list(self._listeners):

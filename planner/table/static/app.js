@@ -123,6 +123,7 @@ function markProblems() {
 // -- drawing a view ------------------------------------------------------------------------------------------------
 function render(view) {
   const shown = page.view;
+  if (shown && view.serial <= shown.serial) return;  // shown already, or overtaken by a newer view
   if (shown && view.version < shown.version) return;  // an older answer overtaken by a newer change
   if (shown && view.version === shown.version && view.solving && !shown.solving) return;  // solved already
   if (shown && view.version === shown.version && !view.svg && shown.svg) view.svg = shown.svg;
