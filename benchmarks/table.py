@@ -4,6 +4,7 @@
     python benchmarks/table.py --phases plan -n 20    # one phase, more taps
     python benchmarks/table.py --browser              # also in Chromium: tap "+" until the page shows the advice
     python benchmarks/table.py --screenshots docs/    # write the pictures of docs/table.md
+    python benchmarks/table.py --cancel --puzzle-taps 3   # a tap that stops an older one's work, on the puzzle
 
 Each scenario is served on the loopback by a real server, in the phase measured; each tap adds or removes a card
 of the hand (so the advice really changes and is worked out and drawn again), alternating so the hand stays the
@@ -135,6 +136,31 @@ def screenshots(folder: Path, browser: Any) -> None:
                 server.stop()
 
 
+def cancelling(position: Position, phase: str, count: int) -> tuple[list[float], list[float]]:
+    """Seconds from a change made while an older one is still worked out to its answer, and the same answer's
+    time with nothing to stop: what the stop event saves a player who taps twice on a slow position."""
+    changes = taps(position)
+    interrupted, alone = [], []
+    with Session(TableState(position, phase=phase)) as session:
+        session.wait_solved(1, timeout=120, complete=True)
+        for _ in range(count):
+            session.change(changes[0])
+            time.sleep(0.3)  # the older change's work is under way
+            started = time.perf_counter()
+            applied, _ = session.change(changes[1])
+            session.wait_solved(applied.version, timeout=120)
+            interrupted.append(time.perf_counter() - started)
+            session.wait_solved(applied.version, timeout=120, complete=True)
+            session.change(changes[0])
+            session.wait_solved(session.state.version, timeout=120, complete=True)
+            started = time.perf_counter()
+            applied, _ = session.change(changes[1])
+            session.wait_solved(applied.version, timeout=120)
+            alone.append(time.perf_counter() - started)
+            session.wait_solved(applied.version, timeout=120, complete=True)
+    return interrupted, alone
+
+
 def summary(label: str, times: list[float]) -> str:
     ms = [t * 1000 for t in times]
     return (f"{label}: median {statistics.median(ms):.0f} ms, p95 {percentile(ms, 0.95):.0f} ms, "
@@ -148,6 +174,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--phases", default=",".join(PHASES), help="phases to time, comma-separated")
     parser.add_argument("--browser", action="store_true", help="also time the round trip in Chromium")
     parser.add_argument("--screenshots", type=Path, help="write the pictures of docs/table.md to this folder")
+    parser.add_argument("--cancel", action="store_true", help="only time a tap that stops an older one's work, on "
+                        "the 20-card puzzle (the slowest bundled scenario)")
     args = parser.parse_args(argv)
     browser = None
     if args.browser or args.screenshots:
@@ -157,6 +185,13 @@ def main(argv: list[str] | None = None) -> int:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
     if args.screenshots:
         screenshots(args.screenshots, browser)
+        return 0
+    if args.cancel:
+        puzzle = read_position(str(ROOT / "scenarios" / "18-puzzle-every-road.toml"))
+        for phase in args.phases.split(","):
+            interrupted, alone = cancelling(puzzle, phase, args.puzzle_taps)
+            print(summary(f"{phase}: a tap stopping an older one's work, to its answer", interrupted))
+            print(summary(f"{phase}: the same tap with nothing to stop", alone))
         return 0
     for phase in args.phases.split(","):
         game: dict[str, list[float]] = {"first": [], "complete": [], "browser": []}

@@ -53,8 +53,8 @@ from planner.table.views import (
     travel_document,
 )
 
-__all__ = ["KEEP_ALTERNATIVES", "KEEP_SAMPLES", "TABLE_LIMIT", "Later", "Settings", "Stage", "first_stage",
-           "later_stage"]
+__all__ = ["KEEP_ALTERNATIVES", "KEEP_SAMPLES", "TABLE_LIMIT", "Later", "Settings", "Stage", "Superseded",
+           "first_stage", "later_stage"]
 
 TABLE_LIMIT = Limit(time=20.0)
 """How long one position is solved before its best route so far is shown as unproven."""
@@ -64,6 +64,10 @@ KEEP_ALTERNATIVES = 6
 """Routes solved for the keep advice: its end towns are those of the routes as good as the best (as ``place``)."""
 
 T = TypeVar("T")
+
+
+class Superseded(Exception):  # noqa: N818 (not an error: a newer change made the work pointless)
+    """The stop event was set between two of a stage's advisor calls: the rest is not worth working out."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,6 +108,7 @@ def first_stage(phase: str, position: Position, *, alternatives: int = 1, settin
 
     Raises:
         SolverError: a solver failed (a bug).
+        Superseded: ``stop`` was set between two advisor calls.
         UnsupportedError: the advisor refused a position it tried (see the module docstring).
         ValueError: an unknown phase.
     """
@@ -116,6 +121,8 @@ def first_stage(phase: str, position: Position, *, alternatives: int = 1, settin
     if phase == "plan":
         advice = _advisor(lambda: place_now(_for_replies(position), solver=settings.solver, limit=settings.limit,
                                             stop=stop))
+        if stop is not None and stop.is_set():
+            raise Superseded  # the regrets would take as long again, for a position nobody will see
         roads = _advisor(lambda: risks(advice, solver=settings.solver, limit=settings.limit, stop=stop))
         later = Later("obstacle", position) if position.obstacle and position.opponents else None
         plan = advice.joint.plan

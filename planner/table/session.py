@@ -29,7 +29,7 @@ from planner.elfenland.position import Position
 from planner.elfenland.svg import render_svg
 from planner.errors import PlannerError
 from planner.table import PAGE_SAMPLES
-from planner.table.advising import TABLE_LIMIT, Later, Settings, Stage, first_stage, later_stage
+from planner.table.advising import TABLE_LIMIT, Later, Settings, Stage, Superseded, first_stage, later_stage
 from planner.table.state import Applied, TableState
 from planner.table.views import position_document
 
@@ -247,6 +247,8 @@ class Session:
             svg = render_svg(stage.picture, stage.plans, board_only=True)  # outside the lock: changes go on
             with self._lock:
                 return self._state_view(svg=svg, stage=stage), stage
+        except Superseded:
+            return None, None
         except PlannerError as error:
             return self._failed(position, str(error)), None
         except Exception as error:  # a bug: say so on the page and keep the table running
