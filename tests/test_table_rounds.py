@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from test_table_state import refused  # the same check: refused, and nothing changed
 
 from planner.elfenland.keep import keep_cards
 from planner.elfenland.position import Hand, Position
@@ -32,14 +33,6 @@ def made(state: TableState, change: dict[str, Any]) -> str:
     applied = state.apply(change)
     assert applied.ok, applied.problems
     return str(state.position)
-
-
-def refused(state: TableState, change: dict[str, Any]) -> list[tuple[str, str, str | None]]:
-    version, before = state.version, state.position
-    applied = state.apply(change)
-    assert not applied.ok
-    assert state.version == version and state.position == before, "a refused change changed the table"
-    return [(p.kind, p.field, p.value) for p in applied.problems]
 
 
 # -- drawing ---------------------------------------------------------------------------------------------------

@@ -70,16 +70,6 @@ class Session:
         with self._lock:
             self._publish(self._state_view(svg=None))
 
-    @property
-    def solver(self) -> str:
-        """The solver every solve uses."""
-        return self.settings.solver
-
-    @property
-    def limit(self) -> Limit:
-        """The limit of each solve."""
-        return self.settings.limit
-
     def __enter__(self) -> Session:
         self.start()
         return self
