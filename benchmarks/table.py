@@ -1,18 +1,23 @@
-"""Time the table page's round trip, tap -> redrawn route, on the bundled scenarios: what a player waits for.
+"""Time the table page's round trip, tap -> redrawn advice, on the bundled scenarios, per phase of the round.
 
-    python benchmarks/table.py                  # HTTP: POST a change, answer with the solved view (JSON + SVG)
-    python benchmarks/table.py --browser        # also in Chromium: tap "+", until the page shows the new route
-    python benchmarks/table.py --screenshots docs/   # write the phone and landscape pictures of the README
+    python benchmarks/table.py                        # HTTP, every phase: POST a change until its advice is in
+    python benchmarks/table.py --phases plan -n 20    # one phase, more taps
+    python benchmarks/table.py --browser              # also in Chromium: tap "+" until the page shows the advice
+    python benchmarks/table.py --screenshots docs/    # write the pictures of docs/table.md
+    python benchmarks/table.py --cancel --puzzle-taps 3   # a tap that stops an older one's work, on the puzzle
 
-Each scenario is served on the loopback by a real server; each tap adds or removes a card of the hand (so the
-route really changes and is solved and drawn again), alternating so the hand stays the same size. The breakdown
-times the library's part alone (solve, board-only picture, JSON) in this process. Nothing here asserts a time.
+Each scenario is served on the loopback by a real server, in the phase measured; each tap adds or removes a card
+of the hand (so the advice really changes and is worked out and drawn again), alternating so the hand stays the
+same size. "first" is what the tap waits for: the view with the phase's first answer (the counter to draw, the
+placement to make now with its regrets, or the route) and its map; "complete" adds the later advice (the
+obstacle in the plan phase, with the page's 100 samples, and what to keep in the travel phase). The puzzles
+(hands over 8 cards) get ``--puzzle-taps`` taps in the draw and plan phases: their joint plans take seconds each.
+Nothing here asserts a time.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import statistics
 import sys
 import time
@@ -25,8 +30,7 @@ from solvers import percentile  # benchmarks/solvers.py, beside this script
 from planner.elfenland.inputs import read_position
 from planner.elfenland.position import Position
 from planner.elfenland.rules import HAND_SIZE
-from planner.elfenland.solvers import solve
-from planner.elfenland.svg import render_svg
+from planner.table import PHASES
 from planner.table.app import COOKIE
 from planner.table.server import TableServer
 from planner.table.session import Session
@@ -36,68 +40,64 @@ ROOT = Path(__file__).resolve().parent.parent
 TOKEN = "benchmark"
 CHROMIUM = "/usr/lib/chromium/chromium-headless-shell"
 ARGS = ["--no-sandbox", "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+# The plan phase of the pictures: a placement to make now, its regrets, and an obstacle for the last round.
+PICTURE = ("T@JXA-VIR:p,D@LAP-VIR:p,E@DAG-LAP:f KIH EEP ELV 4 supply=EE,players=3,"
+           "opponent=Anna:VIR:JXA+LAP+MAH:C:1:true:9,opponent=Ben:JXA:-:-:2:true:6")
 
 
 def taps(position: Position) -> list[dict[str, Any]]:
-    """Alternately add and remove one card of a type the hand holds (or a dragon into an empty hand)."""
-    held = [t for t, n in position.hand.as_dict().items() if n] or [None]
-    card = held[0].letter if held[0] is not None else "D"
-    if held[0] is None:
-        return [{"op": "card", "card": card, "delta": d} for d in (1, -1)]
-    return [{"op": "card", "card": card, "delta": d} for d in (-1, 1)]
+    """Alternately remove and add one card of a type the hand holds (or add and remove a dragon)."""
+    held = [t for t, n in position.hand.as_dict().items() if n]
+    if not held:
+        return [{"op": "card", "card": "D", "delta": d} for d in (1, -1)]
+    return [{"op": "card", "card": held[0].letter, "delta": d} for d in (-1, 1)]
 
 
-def http_round_trips(position: Position, count: int) -> list[float]:
-    with Session(TableState(position)) as session:
+def http_round_trips(position: Position, phase: str, count: int) -> tuple[list[float], list[float]]:
+    """Seconds from each POST to its first answer, and to its complete advice."""
+    with Session(TableState(position, phase=phase)) as session:
         server = TableServer(session, host="127.0.0.1", port=0, token=TOKEN).start()
         try:
-            session.wait_solved(1, timeout=60)
-            times = []
+            session.wait_solved(1, timeout=120, complete=True)
+            first, complete = [], []
             with httpx2.Client(base_url=f"http://127.0.0.1:{server.port}", cookies={COOKIE: TOKEN},
-                               timeout=60) as phone:
+                               timeout=120) as phone:
                 changes = taps(position)
                 for i in range(count):
                     started = time.perf_counter()
                     answer = phone.post("/api/change", json=changes[i % 2]).json()
-                    if not answer["view"]["solution"]:
-                        session.wait_solved(answer["version"], timeout=60)
-                    times.append(time.perf_counter() - started)
-            return times
+                    if answer["view"]["solving"]:
+                        session.wait_solved(answer["version"], timeout=120)
+                    first.append(time.perf_counter() - started)
+                    session.wait_solved(answer["version"], timeout=120, complete=True)
+                    complete.append(time.perf_counter() - started)
+            return first, complete
         finally:
             server.stop()
 
 
-def breakdown(position: Position) -> tuple[float, float, float]:
-    """Seconds to solve, to draw the board-only picture, and to write the JSON of one view."""
-    started = time.perf_counter()
-    solution = solve(position)
-    solved = time.perf_counter()
-    svg = render_svg(position, solution.plans, board_only=True)
-    drawn = time.perf_counter()
-    json.dumps({"svg": svg})
-    return solved - started, drawn - solved, time.perf_counter() - drawn
-
-
-def browser_round_trips(position: Position, count: int, browser: Any) -> list[float]:
-    with Session(TableState(position)) as session:
+def browser_round_trips(position: Position, phase: str, count: int, browser: Any) -> list[float]:
+    with Session(TableState(position, phase=phase)) as session:
         server = TableServer(session, host="127.0.0.1", port=0, token=TOKEN).start()
         try:
             context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
             page = context.new_page()
+            page.on("pageerror", lambda error: print(f"page error: {error}", file=sys.stderr))
             page.goto(f"http://127.0.0.1:{server.port}/?t={TOKEN}")
-            page.wait_for_selector("body[data-ready=true][data-solving=false]")
+            page.wait_for_selector("body[data-ready=true][data-solving=false][data-pending='']")
             card = taps(position)[0]["card"]
             times = []
             for i in range(count):
-                button = f".card[data-card={card}] .{'minus' if i % 2 == 0 else 'plus'}"
+                button = f"#hand .card[data-card={card}] .{'minus' if i % 2 == 0 else 'plus'}"
                 times.append(page.evaluate(TAP_AND_WAIT, button) / 1000)
+                page.wait_for_selector("body[data-pending='']")  # the later advice, before the next tap
             context.close()
             return times
         finally:
             server.stop()
 
 
-# Tap a button and resolve, in milliseconds, once the page shows a newer, solved view with its map redrawn.
+# Tap a button and resolve, in milliseconds, once the page shows a newer view with its advice and map drawn.
 TAP_AND_WAIT = """(selector) => new Promise((resolve) => {
   const body = document.body, before = Number(body.dataset.version), started = performance.now();
   const observer = new MutationObserver(() => {
@@ -112,22 +112,53 @@ TAP_AND_WAIT = """(selector) => new Promise((resolve) => {
 
 
 def screenshots(folder: Path, browser: Any) -> None:
-    position = read_position(str(ROOT / "scenarios" / "01-first-steps.toml"))
-    with Session(TableState(position), warm_up=False) as session:
-        server = TableServer(session, host="127.0.0.1", port=0, token=TOKEN).start()
-        try:
-            for name, viewport in (("table-phone.png", {"width": 390, "height": 844}),
-                                   ("table-landscape.png", {"width": 844, "height": 390})):
-                context = browser.new_context(viewport=viewport, has_touch=True, is_mobile=True,
-                                              device_scale_factor=2)
-                page = context.new_page()
-                page.goto(f"http://127.0.0.1:{server.port}/?t={TOKEN}")
-                page.wait_for_selector("body[data-ready=true][data-solving=false]")
-                page.screenshot(path=str(folder / name))
-                print(f"wrote {folder / name}")
-                context.close()
-        finally:
-            server.stop()
+    shots = [(read_position(str(ROOT / "scenarios" / "01-first-steps.toml")), "travel", "table"),
+             (read_position(str(ROOT / "scenarios" / "20-opening-draft.toml")), "draw", "table-draw"),
+             (Position.from_str(PICTURE), "plan", "table-plan")]
+    for position, phase, name in shots:
+        with Session(TableState(position, phase=phase), warm_up=False) as session:
+            server = TableServer(session, host="127.0.0.1", port=0, token=TOKEN).start()
+            try:
+                for suffix, viewport in (("phone", {"width": 390, "height": 844}),
+                                         ("landscape", {"width": 844, "height": 390})):
+                    if phase == "draw" and suffix == "landscape":
+                        continue
+                    context = browser.new_context(viewport=viewport, has_touch=True, is_mobile=True,
+                                                  device_scale_factor=2)
+                    page = context.new_page()
+                    page.goto(f"http://127.0.0.1:{server.port}/?t={TOKEN}")
+                    page.wait_for_selector("body[data-ready=true][data-solving=false][data-pending='']")
+                    path = folder / f"{name}-{suffix}.png"
+                    page.screenshot(path=str(path))
+                    print(f"wrote {path}")
+                    context.close()
+            finally:
+                server.stop()
+
+
+def cancelling(position: Position, phase: str, count: int) -> tuple[list[float], list[float]]:
+    """Seconds from a change made while an older one is still worked out to its answer, and the same answer's
+    time with nothing to stop: what the stop event saves a player who taps twice on a slow position."""
+    changes = taps(position)
+    interrupted, alone = [], []
+    with Session(TableState(position, phase=phase)) as session:
+        session.wait_solved(1, timeout=120, complete=True)
+        for _ in range(count):
+            session.change(changes[0])
+            time.sleep(0.3)  # the older change's work is under way
+            started = time.perf_counter()
+            applied, _ = session.change(changes[1])
+            session.wait_solved(applied.version, timeout=120)
+            interrupted.append(time.perf_counter() - started)
+            session.wait_solved(applied.version, timeout=120, complete=True)
+            session.change(changes[0])
+            session.wait_solved(session.state.version, timeout=120, complete=True)
+            started = time.perf_counter()
+            applied, _ = session.change(changes[1])
+            session.wait_solved(applied.version, timeout=120)
+            alone.append(time.perf_counter() - started)
+            session.wait_solved(applied.version, timeout=120, complete=True)
+    return interrupted, alone
 
 
 def summary(label: str, times: list[float]) -> str:
@@ -138,9 +169,13 @@ def summary(label: str, times: list[float]) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("-n", type=int, default=20, help="taps per scenario")
+    parser.add_argument("-n", type=int, default=12, help="taps per scenario and phase")
+    parser.add_argument("--puzzle-taps", type=int, default=2, help="taps for the puzzles in the draw and plan phases")
+    parser.add_argument("--phases", default=",".join(PHASES), help="phases to time, comma-separated")
     parser.add_argument("--browser", action="store_true", help="also time the round trip in Chromium")
-    parser.add_argument("--screenshots", type=Path, help="write the README's screenshots to this folder")
+    parser.add_argument("--screenshots", type=Path, help="write the pictures of docs/table.md to this folder")
+    parser.add_argument("--cancel", action="store_true", help="only time a tap that stops an older one's work, on "
+                        "the 20-card puzzle (the slowest bundled scenario)")
     args = parser.parse_args(argv)
     browser = None
     if args.browser or args.screenshots:
@@ -151,27 +186,40 @@ def main(argv: list[str] | None = None) -> int:
     if args.screenshots:
         screenshots(args.screenshots, browser)
         return 0
-    eight: list[float] = []
-    eight_browser: list[float] = []
-    everything: list[float] = []
-    for path in sorted((ROOT / "scenarios").glob("*.toml")):
-        position = read_position(str(path))
-        times = http_round_trips(position, args.n)
-        solve_s, draw_s, json_s = breakdown(position)
-        everything += times
-        line = (f"{summary(f'{path.name:32} {len(position.hand):2} cards', times)}; "
-                f"solve {solve_s * 1000:.0f} ms, svg {draw_s * 1000:.0f} ms, json {json_s * 1000:.1f} ms")
-        if len(position.hand) <= HAND_SIZE:
-            eight += times
-            if browser is not None:
-                browser_times = browser_round_trips(position, args.n, browser)
-                eight_browser += browser_times
-                line += f"; browser median {statistics.median(browser_times) * 1000:.0f} ms"
-        print(line)
-    print(summary("HTTP round trip, hands of at most 8 cards", eight))
-    print(summary("HTTP round trip, every scenario", everything))
-    if eight_browser:
-        print(summary("browser tap -> redrawn route, hands of at most 8 cards", eight_browser))
+    if args.cancel:
+        puzzle = read_position(str(ROOT / "scenarios" / "18-puzzle-every-road.toml"))
+        for phase in args.phases.split(","):
+            interrupted, alone = cancelling(puzzle, phase, args.puzzle_taps)
+            print(summary(f"{phase}: a tap stopping an older one's work, to its answer", interrupted))
+            print(summary(f"{phase}: the same tap with nothing to stop", alone))
+        return 0
+    for phase in args.phases.split(","):
+        game: dict[str, list[float]] = {"first": [], "complete": [], "browser": []}
+        everything: dict[str, list[float]] = {"first": [], "complete": []}
+        for path in sorted((ROOT / "scenarios").glob("*.toml")):
+            position = read_position(str(path))
+            real = len(position.hand) <= HAND_SIZE
+            count = args.n if real or phase == "travel" else args.puzzle_taps
+            first, complete = http_round_trips(position, phase, count)
+            line = (f"{phase:6} {path.name:32} {len(position.hand):2} cards  first median "
+                    f"{statistics.median(first) * 1000:6.0f} ms, complete median "
+                    f"{statistics.median(complete) * 1000:6.0f} ms (n={count})")
+            everything["first"] += first
+            everything["complete"] += complete
+            if real:
+                game["first"] += first
+                game["complete"] += complete
+                if browser is not None:
+                    taken = browser_round_trips(position, phase, count, browser)
+                    game["browser"] += taken
+                    line += f"; browser median {statistics.median(taken) * 1000:.0f} ms"
+            print(line, flush=True)
+        print(summary(f"{phase}: HTTP, first answer, hands of at most 8 cards", game["first"]))
+        print(summary(f"{phase}: HTTP, complete advice, hands of at most 8 cards", game["complete"]))
+        print(summary(f"{phase}: HTTP, first answer, every scenario", everything["first"]))
+        print(summary(f"{phase}: HTTP, complete advice, every scenario", everything["complete"]))
+        if game["browser"]:
+            print(summary(f"{phase}: browser tap -> redrawn advice, hands of at most 8 cards", game["browser"]))
     return 0
 
 

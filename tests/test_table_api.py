@@ -48,11 +48,11 @@ def change(client: TestClient, body: dict[str, Any]) -> dict[str, Any]:
 
 
 def solved(client: TestClient, session: Session, body: dict[str, Any]) -> dict[str, Any]:
-    """The view after a change, once its route is in (the answer waits for quick solves; this waits for all)."""
+    """The view after a change, once its advice is in (the answer waits for quick solves; this waits for all)."""
     answer = change(client, body)
     assert answer["ok"], answer["problems"]
     view = session.wait_solved(answer["version"], timeout=30)
-    assert view["version"] == answer["version"] and view["solution"] is not None
+    assert view["version"] == answer["version"] and view["advice"] is not None and view["error"] is None
     return view
 
 
@@ -83,7 +83,7 @@ def test_no_token_opens_the_table(session: Session) -> None:
 
 
 def test_every_answer_carries_the_strict_policy(client: TestClient) -> None:
-    for path in ("/", "/app.js", "/app.css", "/icon.svg", "/api/board", "/api/view", "/no-such-page"):
+    for path in ("/", "/app.js", "/round.js", "/app.css", "/icon.svg", "/api/board", "/api/view", "/no-such-page"):
         response = client.get(path)
         assert response.headers["content-security-policy"] == CSP, path
         assert response.headers["x-content-type-options"] == "nosniff"
@@ -92,7 +92,8 @@ def test_every_answer_carries_the_strict_policy(client: TestClient) -> None:
 
 def test_the_page_loads_only_its_own_files(client: TestClient) -> None:
     page = client.get("/").text
-    assert '<script src="/app.js" defer></script>' in page and "http" not in page.replace("http-equiv", "")
+    scripts = '<script src="/round.js" defer></script>\n<script src="/app.js" defer></script>'
+    assert scripts in page and "http" not in page.replace("http-equiv", "")
     assert "<script>" not in page and "style=" not in page  # nothing inline: the policy would block it
     assert client.get("/app.js").headers["content-type"].startswith("application/javascript")
     assert client.get("/app.css").headers["content-type"].startswith("text/css")
@@ -113,7 +114,7 @@ def test_the_board_document_says_which_counters_each_road_carries(client: TestCl
 
 
 def test_the_first_view_has_the_route_the_map_and_the_position(client: TestClient, session: Session) -> None:
-    view = session.wait_solved(1, timeout=30)
+    view = session.wait_solved(1, timeout=30, complete=True)  # the keep advice too, which comes after the route
     assert client.get("/api/view").json() == json.loads(json.dumps(view))
     best = view["solution"]["plans"][0]
     assert best["verdict"] == "2 new towns, 2 cards, ends in Jaccaranda, keep raft"
@@ -140,7 +141,8 @@ def test_every_op_answers_a_view(client: TestClient, session: Session) -> None:
         {"op": "home", "town": "VIR"}, {"op": "round", "round": 2},
         {"op": "rule", "name": "caravan", "value": "scaled"},
         {"op": "undo"}, {"op": "redo"}, {"op": "alternatives", "count": 3}, {"op": "travel", "route": "thr/E"},
-        {"op": "at", "town": "RIV"}, {"op": "new_round"}, {"op": "notation", "text": SIMPLE}]
+        {"op": "at", "town": "RIV"}, {"op": "new_round"}, {"op": "notation", "text": SIMPLE},
+        {"op": "phase", "phase": "travel"}]
     version = 1
     for body in ops:
         view = solved(client, session, body)

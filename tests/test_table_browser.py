@@ -1,8 +1,9 @@
 """The table page in a real browser: Chromium (Debian's chromium-headless-shell) at phone size, with touch.
 
 Each test serves its own table on the loopback and taps the page as a player would: a road and its counter, the
-hand, a town, undo, the share link, an illegal change shown where it was made, a second phone updated live. No
-page may log a console error. Without the browser the tests are skipped, except under CI, where they fail. They
+hand, a town, undo, the share link, an illegal change shown where it was made, a second phone updated live, and
+the phases of a round: take a counter, place the advised one, the regrets, the obstacle, what to keep. No page
+may log a console error. Without the browser the tests are skipped, except under CI, where they fail. They
 are slow tests (``--slow``), as CI runs them.
 """
 
@@ -10,11 +11,14 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from planner.elfenland.board import load_board
+from planner.elfenland.inputs import read_position
 from planner.elfenland.position import Position
 from planner.table.server import TableServer
 from planner.table.session import Session
@@ -167,12 +171,12 @@ def test_tap_near_a_road_and_set_its_counter(phone: Phone) -> None:
 
 
 def test_set_the_hand(phone: Phone) -> None:
-    phone.tap(".card[data-card=D] .plus")
-    phone.tap(".card[data-card=D] .face")
-    phone.tap(".card[data-card=R] .minus")
-    assert phone.text(".card[data-card=D] .count") == "× 3"
-    assert phone.text(".card[data-card=R] .count") == "× 0"
-    assert phone.page.is_disabled(".card[data-card=R] .minus")
+    phone.tap("#hand .card[data-card=D] .plus")
+    phone.tap("#hand .card[data-card=D] .face")
+    phone.tap("#hand .card[data-card=R] .minus")
+    assert phone.text("#hand .card[data-card=D] .count") == "× 3"
+    assert phone.text("#hand .card[data-card=R] .count") == "× 0"
+    assert phone.page.is_disabled("#hand .card[data-card=R] .minus")
     assert phone.text("#hand-count") == "(4 cards)"
     assert " RIV EDDD - 1" in phone.page.input_value("#notation")
     assert phone.text("#verdict") == "2 new towns, 2 cards, ends in Jaccaranda, keep dragon dragon"
@@ -217,11 +221,11 @@ def test_an_illegal_change_is_shown_where_it_was_made(phone: Phone) -> None:
     # An eleventh dragon: said under the hand, and the dragon card is marked.
     phone.page.fill("#notation", "- RIV DDDDDDDDDD - 1")
     phone.tap("#notation-form button")
-    phone.page.tap(".card[data-card=D] .plus")
+    phone.page.tap("#hand .card[data-card=D] .plus")
     problem = phone.page.wait_for_selector("#hand-problems .problem-text")
     assert problem.inner_text() == "hand holds 11 dragon cards but the game has only 10"
-    assert "bad" in (phone.page.get_attribute(".card[data-card=D]", "class") or "")
-    assert phone.text(".card[data-card=D] .count") == "× 10"
+    assert "bad" in (phone.page.get_attribute("#hand .card[data-card=D]", "class") or "")
+    assert phone.text("#hand .card[data-card=D] .count") == "× 10"
     # A notation that does not parse: said under the notation, the text left to fix.
     phone.page.fill("#notation", "- XYZ DD - 1")
     phone.page.press("#notation", "Enter")
@@ -231,7 +235,7 @@ def test_an_illegal_change_is_shown_where_it_was_made(phone: Phone) -> None:
 
 
 def test_the_share_link_opens_the_position(browser: Any, server: TableServer, phone: Phone) -> None:
-    phone.tap(".card[data-card=C] .plus")
+    phone.tap("#hand .card[data-card=C] .plus")
     shared = phone.page.input_value("#share")
     notation = phone.page.input_value("#notation")
     assert shared.startswith(f"{phone.base}/?p=") and " RIV ECDR " in notation
@@ -248,9 +252,9 @@ def test_a_second_phone_is_updated_live(browser: Any, server: TableServer, phone
     other = Phone(browser, server).open()
     other.page.wait_for_selector("#link-status:text('live')")
     version = other.version
-    phone.tap(".card[data-card=P] .plus")
+    phone.tap("#hand .card[data-card=P] .plus")
     other.after(version)
-    assert other.text(".card[data-card=P] .count") == "× 1"
+    assert other.text("#hand .card[data-card=P] .count") == "× 1"
     assert other.page.input_value("#notation") == phone.page.input_value("#notation")
     other.close()
 
@@ -264,3 +268,133 @@ def test_landscape_puts_the_map_beside_the_route(browser: Any, server: TableServ
     svg_box = wide.page.locator("#map svg").bounding_box()
     assert svg_box is not None and svg_box["y"] + svg_box["height"] <= 390  # the whole board is in view
     wide.close()
+
+
+# -- the phases of a round ---------------------------------------------------------------------------------------
+SCENARIOS = Path(__file__).resolve().parents[1] / "scenarios"
+
+
+@contextmanager
+def table_at(source: str, phase: str) -> Iterator[TableServer]:
+    position = read_position(str(SCENARIOS / source)) if source.endswith(".toml") else Position.from_str(source)
+    with Session(TableState(position, phase=phase), warm_up=False) as session:
+        running = TableServer(session, host="127.0.0.1", port=0, token=TOKEN).start()
+        try:
+            yield running
+        finally:
+            running.stop()
+
+
+def complete(phone: Phone) -> None:
+    """Wait until the page shows a solved view whose later advice (obstacle, keep) is in too."""
+    phone.settled()
+    phone.page.wait_for_function("() => document.body.dataset.pending === '' && document.body.dataset.solving === "
+                                 "'false'")
+
+
+def test_draw_shows_the_counter_to_take_and_a_tap_takes_it(browser: Any) -> None:
+    with table_at("20-opening-draft.toml", "draw") as server:
+        phone = Phone(browser, server).open()
+        assert phone.page.is_visible("#draw-panel") and not phone.page.is_visible("#route-panel")
+        assert phone.text("#verdict") == "take the face-up unicorn: 1 town for 1 card (now 1 for 3)"
+        assert phone.page.get_attribute("#display [data-counter=U]", "class") == "chip best"
+        assert phone.page.locator("#draw-options tr.best").inner_text().split() == ["unicorn", "1", "1"]
+        assert phone.page.locator("#map svg .counter.mine[data-road='DAG-KIH:f']").count() == 1
+        phone.tap("#display [data-counter=U]")
+        assert phone.text("#supply .card[data-card=U] .count") == "× 1"
+        assert phone.page.locator("#display [data-counter=U]").count() == 0
+        assert phone.page.locator("#display .chip").count() == 4
+        phone.close()
+
+
+def test_plan_shows_the_regrets_and_applies_the_placement_to_make_now(browser: Any) -> None:
+    with table_at("21-contested-road.toml", "plan") as server:
+        phone = Phone(browser, server).open()
+        complete(phone)
+        assert phone.text("#verdict") == "place your elfcycle on Dag'Amura–Kihromah now"
+        assert phone.page.locator("#map svg .counter.mine").count() == 2
+        assert phone.page.locator("#map svg .counter.now[data-road='DAG-KIH:f']").count() == 1
+        rows = phone.page.locator("#regrets tbody tr")
+        assert rows.count() == 2 and phone.page.is_visible("#regrets")
+        assert rows.nth(0).inner_text().split("\t") == ["Dag'Amura–Kihromah", "place E", "−2 towns (magic cloud)",
+                                                        "—"]
+        assert phone.text("#route-title").startswith("Joint plan")
+        phone.tap("#apply-place")
+        assert phone.page.locator("#map svg .counter[data-road='DAG-KIH:f'][data-transport=E]").count() == 1
+        assert phone.text("#supply .card[data-card=E] .count") == "× 1"
+        # Anna answers with a cloud on the road beyond: the sheet says whose counter it is.
+        version = phone.version
+        phone.tap_board(*middle("DAG", "JXA"))
+        phone.page.wait_for_selector("#sheet:not([hidden])")
+        phone.page.tap("#sheet-by [data-by='1']")
+        phone.page.tap("#sheet-counters [data-counter=C]")
+        phone.after(version)
+        assert phone.page.locator("#opponent-1 .card[data-card=C] .count").inner_text() == "× 1"
+        phone.close()
+
+
+def test_plan_shows_the_obstacle_advice_on_the_map_and_places_it(browser: Any) -> None:
+    with table_at("22-obstacle-on-the-leader.toml", "plan") as server:
+        phone = Phone(browser, server).open()
+        complete(phone)
+        assert phone.text("#obstacle-advice").startswith("obstacle on Al'Baran–Throtmanni against Anna")
+        assert phone.text("#verdict") == "pass this turn; or your obstacle on Al'Baran–Throtmanni"
+        assert phone.page.locator("#map svg .connection.block[data-connection='ALB-THR:d']").count() == 1
+        assert "100 sampled hands" in phone.text("#obstacle-note")
+        assert phone.page.is_checked("#holding")
+        phone.tap("#apply-obstacle")
+        assert not phone.page.is_checked("#holding")
+        assert phone.page.locator("#map svg .counter[data-road='ALB-THR:d'][data-obstacle=true]").count() == 1
+        assert phone.text("#obstacle-advice") == "you placed your obstacle of the game already"
+        phone.close()
+
+
+def test_an_illegal_round_change_is_shown_where_it_was_made(browser: Any) -> None:
+    # All 8 dragon counters are in view: 3 on the board, 2 in my supply, 3 with Anna.
+    eight = "D@ELV-LAP:p,D@JXA-VIR:p,D@LAP-VIR:p KIH URR ELV 2 supply=DD,display=E,opponent=Anna:VIR:-:DDD"
+    with table_at(eight, "draw") as server:
+        phone = Phone(browser, server).open()
+        version = phone.version
+        phone.page.tap("#display-edit .card[data-card=D] .plus")
+        problem = phone.page.wait_for_selector("#counters-problems .problem-text")
+        assert problem.inner_text() == ("9 dragon counters on the board, in the supply, the display, seen and with "
+                                        "opponents, but the game has only 8")
+        assert "bad" in (phone.page.get_attribute("#supply .card[data-card=D]", "class") or "")
+        assert phone.version == version
+        phone.page.fill("#opponent-1 .visited", "Jxara Atlantis")
+        phone.page.press("#opponent-1 .visited", "Enter")
+        problem = phone.page.wait_for_selector("#opponent-1-problems .problem-text")
+        assert "Atlantis" in problem.inner_text()
+        phone.close()
+
+
+def test_the_phase_switch_reaches_a_second_phone_live(browser: Any) -> None:
+    with table_at("21-contested-road.toml", "travel") as server:
+        phone = Phone(browser, server).open()
+        other = Phone(browser, server).open()
+        other.page.wait_for_selector("#link-status:text('live')")
+        version = other.version
+        phone.tap("#phases [data-phase=plan]")
+        other.after(version)
+        assert other.page.get_attribute("body", "data-phase") == "plan"
+        assert other.page.is_visible("#place-panel") and not other.page.is_visible("#keep-panel")
+        assert other.page.get_attribute("#phases [data-phase=plan]", "aria-pressed") == "true"
+        phone.close()
+        other.close()
+
+
+def test_travel_shows_what_to_keep_and_a_new_round_keeps_it(browser: Any) -> None:
+    with table_at("E@RIV-THR:f RIV EDDRR - 1 supply=DU", "travel") as server:
+        phone = Phone(browser, server).open()
+        complete(phone)
+        advice = phone.text("#keep-advice")
+        assert advice.startswith("End in ") and "over 30 samples" in advice
+        phone.page.select_option("#keep-counter", "U")
+        phone.page.select_option("#display-carry", "new")
+        assert "your unicorn counter" in phone.text("#new-round-hint")
+        phone.tap("#new-round")
+        assert phone.page.get_attribute("body", "data-phase") == "draw"
+        assert phone.text("#supply .card[data-card=U] .count") == "× 1"
+        assert phone.text("#supply .card[data-card=D] .count") == "× 0"
+        assert phone.text("#round") == "2 of 4"
+        phone.close()

@@ -16,6 +16,7 @@ from planner.cli.conventions import CONTEXT, PositionCommand, SecondsType, err, 
 from planner.cli.positions import overrides_from, position_options
 from planner.elfenland.solvers import SOLVERS
 from planner.errors import UnsupportedError
+from planner.table import PAGE_SAMPLES, PHASES
 
 __all__ = ["serve"]
 
@@ -37,11 +38,17 @@ DEFAULT_PORT = 8750
 @click.option("--solver", type=click.Choice(SOLVERS), default="auto", show_default=True, help="Solver.")
 @click.option("--time-limit", type=SecondsType(), default=20.0, show_default=True,
               help="Seconds per position before its best route so far is shown, unproven.")
+@click.option("--phase", type=click.Choice(PHASES), default="travel", show_default=True,
+              help="The phase of the round the page starts in (a tap on the page switches it).")
+@click.option("--samples", type=click.IntRange(10, 5000), default=PAGE_SAMPLES, show_default=True,
+              help="Sampled hands per opponent for the obstacle advice (elfenland obstacle samples 200).")
 @handle_errors
 def serve(source: str | None, host: str, port: int, no_token: bool, save: Path | None, solver: str,
-          time_limit: float, **kwargs: Any) -> None:
-    """Serve the table page: the board on every phone at the table, the best route redrawn after every tap.
+          time_limit: float, phase: str, samples: int, **kwargs: Any) -> None:
+    """Serve the table page: the board on every phone at the table, the advice redrawn after every tap.
 
+    The page switches between the phases of a round: draw (the counter to take), plan (the placement to make
+    now, what each road of the plan risks, where the obstacle goes) and travel (the best route, what to keep).
     Prints the page's URL and its QR code; phones on the same network open it (the URL carries a random token,
     so nobody else's phone can change the table). Ctrl-C stops the server.
 
@@ -50,6 +57,7 @@ def serve(source: str | None, host: str, port: int, no_token: bool, save: Path |
       elfenland serve
       elfenland serve scenarios/01-first-steps.toml --save table.toml
       elfenland serve "- ELV DDCURRPT - 1" --host 127.0.0.1 --port 0
+      elfenland serve scenarios/21-contested-road.toml --phase plan
     """
     try:
         import segno
@@ -62,10 +70,10 @@ def serve(source: str | None, host: str, port: int, no_token: bool, save: Path |
                               f"{TABLE_INSTALL_HINT}"))
     from planner.common.limits import Limit
 
-    state, notes = open_table(source, overrides_from(kwargs), save=save)
+    state, notes = open_table(source, overrides_from(kwargs), save=save, phase=phase)
     for note in notes:
         err().print(Text(note))
-    with Session(state, solver=solver, limit=Limit(time=time_limit)) as session:
+    with Session(state, solver=solver, limit=Limit(time=time_limit), samples=samples) as session:
         server = TableServer(session, host=host, port=port, token=None if no_token else new_token())
         url = server.url()
         console = out()

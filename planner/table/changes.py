@@ -2,7 +2,8 @@
 
 A change is one tap at the table: ``{"op": "tile", "road": "LAP-RIV:f", "counter": "D"}``,
 ``{"op": "card", "card": "D", "delta": 1}``, ``{"op": "visit", "town": "THR", "visited": true}`` ... (:data:`OPS`
-lists them with their keys). :func:`read_change` checks the object's shape with the project's own parsers (towns,
+lists them with their keys; the drawing and planning phases' own, ``take``, ``place``, ``opponent`` ..., are in
+:mod:`planner.table.rounds`). :func:`read_change` checks the object's shape with the project's own parsers (towns,
 roads, cards and counters are read as forgivingly as on the command line) and reports every problem at once;
 :func:`apply_change` returns the changed position, which the caller validates with :meth:`Position.problems`, so
 a change that breaks the rules is refused with the same structured problems the command line prints.
@@ -16,14 +17,14 @@ from typing import Any
 
 from planner.common.forms import Form
 from planner.common.problems import Problem, Problems
-from planner.elfenland.keep import keep_cards
 from planner.elfenland.notation import parse_cards, parse_connection, parse_counter, parse_town, parse_transport
 from planner.elfenland.plan import parse_route, verify
 from planner.elfenland.position import Hand, Position, Tile
 from planner.elfenland.rules import FIRST_ROUND, RULE_OPTIONS, Rules, Transport
 from planner.errors import IllegalPositionError, NotationError, PlannerError
+from planner.table.rounds import ROUND_OPS, apply_round_change, read_round_change
 
-__all__ = ["HISTORY_OPS", "OPS", "Change", "apply_change", "read_change", "rules_text"]
+__all__ = ["HISTORY_OPS", "OPS", "VIEW_OPS", "Change", "apply_change", "read_change", "rules_text"]
 
 OPS: dict[str, tuple[str, ...]] = {
     "tile": ("road", "counter", "obstacle"),
@@ -36,14 +37,16 @@ OPS: dict[str, tuple[str, ...]] = {
     "rule": ("name", "value"),
     "notation": ("text",),
     "travel": ("route",),
-    "new_round": (),
     "undo": (),
     "redo": (),
     "alternatives": ("count",),
+    **ROUND_OPS,
 }
-"""Every operation and the keys it takes besides ``op``."""
+"""Every operation and the keys it takes besides ``op`` (the round's are in :mod:`planner.table.rounds`)."""
 HISTORY_OPS = frozenset({"undo", "redo"})
 """Operations on the table's history rather than on the position."""
+VIEW_OPS = frozenset({"alternatives", "phase"})
+"""Operations on what the table shows rather than on the position (not in the history, not saved)."""
 MAX_ALTERNATIVES = 5
 
 
@@ -68,6 +71,14 @@ class Change:
     value: Any = None
     text: str | None = None
     count: int | None = None
+    pile: str | None = None
+    index: int | None = None
+    """The opponent an ``opponent`` change edits, or who places (``place``: 0 for me)."""
+    remove: bool = False
+    opponent: dict[str, Any] | None = None
+    """An ``opponent`` change's keys as sent, read later by the position file's reader."""
+    keep: bool = False
+    """Whether a ``new_round`` says which counter to keep (``counter``; None: none)."""
 
 
 def read_change(data: Any) -> Change:
@@ -87,7 +98,9 @@ def read_change(data: Any) -> Change:
                                              f"{', '.join(OPS)}")])
     form = Form(data, problems, keys=("op", *OPS[op]))
     fields: dict[str, Any] = {}
-    if op == "tile":
+    if op in ROUND_OPS:
+        fields = read_round_change(op, form, problems)
+    elif op == "tile":
         road = form.text("road", required="the road's id, e.g. LAP-RIV:f")
         if road is not None:
             connection = problems.attempt("road", parse_connection, road, where="road")
@@ -166,8 +179,10 @@ def apply_change(position: Position, change: Change) -> Position:
 
     Raises:
         IllegalPositionError: a change that cannot even be expressed as a position: a card count below zero, a
-            new round after the last, a notation or a route that does not parse or is not legal.
-        ValueError: a history or view op (``undo``, ``redo``, ``alternatives``), which the table handles itself.
+            new round after the last, a notation or a route that does not parse or is not legal, a counter taken
+            or placed that is not there (see :func:`~planner.table.rounds.apply_round_change`).
+        ValueError: a history or view op (``undo``, ``redo``, ``alternatives``, ``phase``), which the table handles
+            itself.
     """
     op = change.op
     if op == "tile":
@@ -206,8 +221,8 @@ def apply_change(position: Position, change: Change) -> Position:
         return _from_notation(position, change.text or "")
     if op == "travel":
         return _travel(position, change.text or "")
-    if op == "new_round":
-        return _new_round(position)
+    if op in ROUND_OPS and op != "phase":
+        return apply_round_change(position, change)
     raise ValueError(f"{op!r} is not a change of the position")
 
 
@@ -227,15 +242,6 @@ def _travel(position: Position, route: str) -> Position:
         raise IllegalPositionError([_problem("bad-route", "route", route, str(error))]) from None
     return position.replace(at=outcome.end, visited=position.visited | set(outcome.new_towns),
                             hand=outcome.cards_left)
-
-
-def _new_round(position: Position) -> Position:
-    """The next round as the rules begin it: the counters and obstacles leave the board, the hand keeps at most
-    4 cards (the planner's choice of which), the boot, the collected towns, the home and the rules stay."""
-    if position.round >= position.rules.rounds:
-        raise IllegalPositionError([_problem("last-round", "round", position.round, f"round {position.round} "
-                                             f"is the last of a {position.rules.rounds}-round game")])
-    return position.replace(tiles=(), round=position.round + 1, hand=keep_cards(position.hand))
 
 
 def rules_text(rules: Rules) -> dict[str, str]:

@@ -1,12 +1,16 @@
-"""One table in a running server: its state, the solver thread that re-solves every change, and who is watching.
+"""One table in a running server: its state, the threads that work out every change's advice, and who is watching.
 
 - Changes are applied one at a time under a lock, whichever phone sends them.
-- Each change wakes the solver thread and stops the solve still running for an older position (it ends within
-  a few hundredths of a second); only the newest position's answer is ever shown.
-- Every page watching the table gets each new view (the position at once, then its route and map) through a
-  listener, which the web app turns into server-sent events.
-- At start, after the first solve, the thread imports OR-Tools while nothing else runs, so the first hard position
-  a player meets does not pay the half second.
+- Each change wakes the solver thread and stops the work still running for an older position (it ends within a
+  few hundredths of a second); only the newest position's answer is ever shown.
+- The solver thread works out the first stage of the table's phase (:func:`~planner.table.advising.first_stage`:
+  the counter to draw, the placement to make now, or the route). The advice whose sampling cannot be stopped (the
+  obstacle, what to keep) goes to a second thread, the advisor thread, which takes only the newest request: a
+  change never waits for it, and a stale answer is dropped.
+- Every page watching the table gets each new view (the position at once, then its advice and map, then the
+  later advice) through a listener, which the web app turns into server-sent events.
+- At start, after the first solve, the solver thread imports OR-Tools while nothing else runs, so the first hard
+  position a player meets does not pay the half second.
 
 Library code: nothing here knows about HTTP; the app (:mod:`planner.table.app`) and the tests drive it directly.
 """
@@ -22,18 +26,17 @@ from typing import Any
 
 from planner.common.limits import Limit
 from planner.elfenland.position import Position
-from planner.elfenland.solvers import solve
 from planner.elfenland.svg import render_svg
 from planner.errors import PlannerError
+from planner.table import PAGE_SAMPLES
+from planner.table.advising import TABLE_LIMIT, Later, Settings, Stage, Superseded, first_stage, later_stage
 from planner.table.state import Applied, TableState
-from planner.table.views import position_document, solution_document
+from planner.table.views import position_document
 
 __all__ = ["INTERIM_AFTER", "TABLE_LIMIT", "Session"]
 
 logger = logging.getLogger(__name__)
 
-TABLE_LIMIT = Limit(time=20.0)
-"""How long one position is solved before its best route so far is shown as unproven."""
 INTERIM_AFTER = 0.25
 """Seconds a solve may run before the map is redrawn without a route, so the change shows while it goes on."""
 
@@ -41,22 +44,29 @@ Listener = Callable[[str], None]
 
 
 class Session:
-    """A table: call :meth:`start` once, :meth:`change` per tap, :meth:`close` at the end (or use ``with``)."""
+    """A table: call :meth:`start` once, :meth:`change` per tap, :meth:`close` at the end (or use ``with``).
+
+    ``samples`` is the obstacle advice's sampled hands per opponent.
+    """
 
     def __init__(self, state: TableState, *, solver: str = "auto", limit: Limit = TABLE_LIMIT,
-                 warm_up: bool = True) -> None:
+                 warm_up: bool = True, samples: int = PAGE_SAMPLES) -> None:
         self.state = state
-        self.solver = solver
-        self.limit = limit
+        self.settings = Settings(solver=solver, limit=limit, samples=samples)
         self.warm_up = warm_up
         self._lock = threading.Condition()
         self._listeners: list[Listener] = []
         self._running_stop: threading.Event | None = None
-        self._solved = 0  # the version whose final view is out
+        self._later: tuple[int, Later] | None = None  # the advisor thread's next job
+        self._later_stop: threading.Event | None = None
+        self._solved = 0  # the version whose first stage is out
+        self._complete = 0  # the version whose later advice is out too
         self._save_error: str | None = None
         self._view: dict[str, Any] = {}
+        self._serial = 0  # every published view's number: a page orders views of one version by it
         self._closed = False
         self._thread = threading.Thread(target=self._run, name="table-solver", daemon=True)
+        self._advisor = threading.Thread(target=self._run_later, name="table-advisor", daemon=True)
         with self._lock:
             self._publish(self._state_view(svg=None))
 
@@ -68,22 +78,25 @@ class Session:
         self.close()
 
     def start(self) -> None:
-        """Start the solver thread (it solves the first position at once)."""
+        """Start the threads (the solver thread works out the first position at once)."""
         self._thread.start()
+        self._advisor.start()
 
     def close(self) -> None:
-        """Stop the solve and the thread, and wait for it (a CP-SAT solve must not outlive the process)."""
+        """Stop the work and the threads, and wait for them (a CP-SAT solve must not outlive the process)."""
         with self._lock:
             self._closed = True
-            if self._running_stop is not None:
-                self._running_stop.set()
+            for stop in (self._running_stop, self._later_stop):
+                if stop is not None:
+                    stop.set()
             self._lock.notify_all()
-        if self._thread.is_alive():
-            self._thread.join(timeout=30)
+        for thread in (self._thread, self._advisor):
+            if thread.is_alive():
+                thread.join(timeout=30)
 
     # -- what pages call ------------------------------------------------------------------------------------------
     def change(self, data: Any) -> tuple[Applied, dict[str, Any]]:
-        """Make a page's change (parsed JSON); the outcome and the view right after it (route still to come)."""
+        """Make a page's change (parsed JSON); the outcome and the view right after it (advice still to come)."""
         with self._lock:
             before = self.state.version
             try:
@@ -93,23 +106,27 @@ class Session:
                 self._save_error = str(error)
                 applied = Applied(self.state.version)
             if self.state.version != before:
-                if self._running_stop is not None:
-                    self._running_stop.set()  # an older position's solve: its answer would be stale
+                for stop in (self._running_stop, self._later_stop):
+                    if stop is not None:
+                        stop.set()  # an older position's work: its answer would be stale
+                self._later = None
                 keep_map = self._view.get("svg")
                 self._publish(self._state_view(svg=keep_map, stale=True))
                 self._lock.notify_all()
             return applied, self._view
 
     def view(self) -> dict[str, Any]:
-        """The latest view: the position, and its route and map once solved."""
+        """The latest view: the position, and its advice and map once worked out."""
         with self._lock:
             return self._view
 
-    def wait_solved(self, version: int, timeout: float) -> dict[str, Any]:
-        """The view once ``version`` (or a newer one) is solved, or the latest view after ``timeout`` seconds."""
+    def wait_solved(self, version: int, timeout: float, *, complete: bool = False) -> dict[str, Any]:
+        """The view once ``version`` (or a newer one) has its first stage (with ``complete``: its later advice
+        too), or the latest view after ``timeout`` seconds."""
         deadline = time.monotonic() + timeout
         with self._lock:
-            while self._solved < version and self.state.version == version and not self._closed:
+            while ((self._complete if complete else self._solved) < version and self.state.version == version
+                   and not self._closed):
                 left = deadline - time.monotonic()
                 if left <= 0:
                     break
@@ -128,17 +145,20 @@ class Session:
                 self._listeners.remove(listener)
 
     # -- views ----------------------------------------------------------------------------------------------------
-    def _state_view(self, *, svg: str | None, stale: bool = False, solution: dict[str, Any] | None = None,
+    def _state_view(self, *, svg: str | None, stale: bool = False, stage: Stage | None = None,
                     error: str | None = None) -> dict[str, Any]:
         state = self.state
         return {
             "version": state.version,
+            "phase": state.phase,
             "position": position_document(state.position),
             "can_undo": state.can_undo,
             "can_redo": state.can_redo,
             "alternatives": state.alternatives,
-            "solving": solution is None and error is None,
-            "solution": solution,
+            "solving": stage is None and error is None,
+            "solution": stage.solution if stage else None,
+            "advice": stage.advice if stage else None,
+            "pending": [stage.later.kind] if stage and stage.later else [],
             "error": error,
             "save": str(state.save) if state.save else None,
             "save_error": self._save_error,
@@ -147,7 +167,12 @@ class Session:
         }
 
     def _publish(self, view: dict[str, Any]) -> None:
-        """Make ``view`` the latest and send it to every listener (called with the lock held)."""
+        """Make ``view`` the latest and send it to every listener (called with the lock held).
+
+        Each view gets the next ``serial``: a change's answer and the events may reach a page in any order, and a
+        version's later advice comes in a second view of the same version."""
+        self._serial += 1
+        view["serial"] = self._serial
         self._view = view
         text = json.dumps(view, ensure_ascii=False)
         for listener in list(self._listeners):
@@ -168,21 +193,26 @@ class Session:
                     return
                 version = self.state.version
                 if self._solved >= version:
-                    position, alternatives, stop = None, 1, None
+                    job = None
                 else:
-                    position, alternatives = self.state.position, self.state.alternatives
+                    state = self.state
+                    job = (state.phase, state.position, state.alternatives)
                     stop = self._running_stop = threading.Event()
-            if position is None:
+            if job is None:
                 self._warm()
                 warmed = True
                 continue
-            assert stop is not None
-            view = self._solve(version, position, alternatives, stop)
+            view, stage = self._work(version, *job, stop)
             with self._lock:
                 self._running_stop = None
                 if version == self.state.version and view is not None:
                     self._solved = version
                     self._publish(view)
+                    if stage is not None and stage.later is not None:
+                        self._later = (version, stage.later)
+                        self._lock.notify_all()
+                    else:
+                        self._complete = version
 
     def _warm(self) -> None:
         started = time.perf_counter()
@@ -194,24 +224,26 @@ class Session:
         except Exception:  # without OR-Tools the search still answers; the solve says what is missing
             logger.exception("could not load OR-Tools")
 
-    def _solve(self, version: int, position: Position, alternatives: int,
-               stop: threading.Event) -> dict[str, Any] | None:
-        """The final view of one position, or None when a newer change stopped the solve."""
+    def _work(self, version: int, phase: str, position: Position, alternatives: int,
+              stop: threading.Event) -> tuple[dict[str, Any] | None, Stage | None]:
+        """The first-stage view of one position and phase (None when a newer change stopped it), and its stage."""
         interim = threading.Timer(INTERIM_AFTER, self._interim, (version, position))
         interim.daemon = True
         interim.start()
         try:
-            solution = solve(position, solver=self.solver, alternatives=alternatives, limit=self.limit, stop=stop)
+            stage = first_stage(phase, position, alternatives=alternatives, settings=self.settings, stop=stop)
             if self._closed or version != self.state.version:
-                return None  # stopped for a newer position (or the end): nobody will see this answer
-            svg = render_svg(position, solution.plans, board_only=True)  # outside the lock: changes go on
+                return None, None  # stopped for a newer position (or the end): nobody will see this answer
+            svg = render_svg(stage.picture, stage.plans, board_only=True)  # outside the lock: changes go on
             with self._lock:
-                return self._state_view(svg=svg, solution=solution_document(solution))
+                return self._state_view(svg=svg, stage=stage), stage
+        except Superseded:
+            return None, None
         except PlannerError as error:
-            return self._failed(position, str(error))
+            return self._failed(position, str(error)), None
         except Exception as error:  # a bug: say so on the page and keep the table running
-            logger.exception("solving %s failed", position)
-            return self._failed(position, f"internal error while solving ({type(error).__name__}: {error})")
+            logger.exception("working out the %s phase of %s failed", phase, position)
+            return self._failed(position, f"internal error while solving ({type(error).__name__}: {error})"), None
         finally:
             interim.cancel()
 
@@ -224,9 +256,34 @@ class Session:
             return self._state_view(svg=svg, error=message)
 
     def _interim(self, version: int, position: Position) -> None:
-        """The map of a position whose solve is taking a while: its counters now, its route later."""
+        """The map of a position whose solve is taking a while: its counters now, its advice later."""
         svg = render_svg(position, board_only=True)
         with self._lock:
             if self.state.version == version and self._solved < version:
                 self._publish(self._state_view(svg=svg))
 
+    # -- the advisor thread ---------------------------------------------------------------------------------------
+    def _run_later(self) -> None:
+        while True:
+            with self._lock:
+                while not self._closed and self._later is None:
+                    self._lock.wait()
+                if self._closed:
+                    return
+                assert self._later is not None
+                (version, later), self._later = self._later, None
+                stop = self._later_stop = threading.Event()
+            try:
+                parts = later_stage(later, settings=self.settings, stop=stop)
+            except PlannerError as error:
+                parts = {later.kind: {"status": "error", "note": str(error)}}
+            except Exception as error:  # a bug: say so beside the advice and keep the table running
+                logger.exception("the %s advice of %s failed", later.kind, later.position)
+                parts = {later.kind: {"status": "error", "note": f"internal error ({type(error).__name__}: "
+                                                                 f"{error})"}}
+            with self._lock:
+                self._later_stop = None
+                if version == self.state.version and self._solved == version and not stop.is_set():
+                    view = {**self._view, "advice": {**self._view["advice"], **parts}, "pending": []}
+                    self._complete = version
+                    self._publish(view)

@@ -19,7 +19,8 @@ from planner.elfenland.inputs import read_position
 from planner.elfenland.position import Position
 from planner.elfenland.position_file import Overrides, load_position, position_from_mapping, position_to_toml
 from planner.errors import IllegalPositionError, UnsupportedError
-from planner.table.changes import HISTORY_OPS, Change, apply_change, read_change
+from planner.table import PHASES
+from planner.table.changes import HISTORY_OPS, VIEW_OPS, Change, apply_change, read_change
 
 __all__ = ["HISTORY", "Applied", "TableState", "open_table", "save_position"]
 
@@ -44,12 +45,17 @@ class Applied:
 class TableState:
     """The position of one table with its history; ``save`` names the file rewritten after every change."""
 
-    def __init__(self, position: Position, *, save: Path | None = None) -> None:
+    def __init__(self, position: Position, *, save: Path | None = None, phase: str = "travel") -> None:
         position.check()
+        if phase not in PHASES:
+            raise ValueError(f"unknown phase {phase!r}; the phases are {', '.join(PHASES)}")
         self._history = [position.replace(expect=None)]
         self._index = 0
         self.version = 1
         self.alternatives = 1
+        self.phase = phase
+        """The phase of the round whose advice the table shows (draw, plan, travel): the whole table's, since
+        everybody at it plays the same phase."""
         self.save = save
         if save is not None:
             save_position(self.position, save)
@@ -79,11 +85,8 @@ class TableState:
             change = read_change(data)
             if change.op in HISTORY_OPS:
                 return self._move(change)
-            if change.op == "alternatives":
-                assert change.count is not None
-                self.alternatives = change.count
-                self.version += 1
-                return Applied(self.version, change=change)
+            if change.op in VIEW_OPS:
+                return self._view_setting(change)
             position = apply_change(self.position, change)
             position.check()
         except IllegalPositionError as error:
@@ -94,7 +97,16 @@ class TableState:
         self._history.append(position)
         del self._history[:-HISTORY]
         self._index = len(self._history) - 1
+        if change.op == "new_round":
+            self.phase = PHASES[0]  # a round begins with drawing counters
         return self._changed(change)
+
+    def _view_setting(self, change: Change) -> Applied:
+        name, value = ("alternatives", change.count) if change.op == "alternatives" else ("phase", change.text)
+        if getattr(self, name) != value:
+            setattr(self, name, value)
+            self.version += 1
+        return Applied(self.version, change=change)
 
     def _move(self, change: Change) -> Applied:
         step = -1 if change.op == "undo" else 1
@@ -131,8 +143,8 @@ def save_position(position: Position, path: Path) -> None:
         raise UnsupportedError(f"cannot save the table to {str(path)!r}: {error.strerror or error}") from None
 
 
-def open_table(source: str | None, overrides: Overrides | None = None, *,
-               save: Path | None = None) -> tuple[TableState, list[str]]:
+def open_table(source: str | None, overrides: Overrides | None = None, *, save: Path | None = None,
+               phase: str = "travel") -> tuple[TableState, list[str]]:
     """The table to serve, and notes for the terminal.
 
     A save file that exists is the table of an earlier run and is resumed (the source is then ignored, and said
@@ -154,4 +166,4 @@ def open_table(source: str | None, overrides: Overrides | None = None, *,
         position = position_from_mapping({"at": CAPITAL}, overrides=flags)
     else:
         position = read_position(source, flags)
-    return TableState(position, save=save), notes
+    return TableState(position, save=save, phase=phase), notes

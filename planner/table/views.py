@@ -11,17 +11,38 @@ from dataclasses import asdict
 from typing import Any
 
 from planner.common.problems import Problem
+from planner.elfenland.advice.drawing import DrawAdvice
+from planner.elfenland.advice.keeping import KeepAdvice
+from planner.elfenland.advice.obstacle import ObstacleAdvice
+from planner.elfenland.advice.placing import PlaceAdvice, RoadRisk
 from planner.elfenland.board import load_board
 from planner.elfenland.explain import step_records, verdict
 from planner.elfenland.plan import Plan
-from planner.elfenland.position import Position
-from planner.elfenland.report import plan_dict
-from planner.elfenland.rules import COUNTER_TRANSPORTS, DECK, HAND_SIZE, RULE_OPTIONS, TRANSPORTS, can_carry
+from planner.elfenland.position import Hand, Position
+from planner.elfenland.render import keep_line, road_name
+from planner.elfenland.report import keep_dict, obstacle_dict, place_dict, plan_dict
+from planner.elfenland.rules import (
+    COUNTER_TRANSPORTS,
+    DECK,
+    DISPLAY_SIZE,
+    HAND_SIZE,
+    KEEP_LIMIT,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    RULE_OPTIONS,
+    SUPPLY_LIMIT,
+    TRANSPORTS,
+    Transport,
+    can_carry,
+)
 from planner.elfenland.solvers import Solution
 from planner.elfenland.svg import BOARD_CROP, TRANSPORT_COLOURS, board_layout
+from planner.table import PHASES
 from planner.table.changes import MAX_ALTERNATIVES, rules_text
+from planner.table.rounds import DISPLAY_CHOICES, PILES
 
-__all__ = ["board_document", "position_document", "solution_document"]
+__all__ = ["board_document", "draw_document", "keep_document", "obstacle_document", "place_document",
+           "position_document", "solution_document", "travel_document"]
 
 SAMPLES = 16
 """Segments per road sent to the page for tap picking: a road bows at most 40 px, so 16 stay within a pixel."""
@@ -45,6 +66,13 @@ def board_document() -> dict[str, Any]:
         "rules": {name: {"values": list(option.texts), "help": option.help} for name, option in RULE_OPTIONS.items()},
         "hand_size": HAND_SIZE,
         "max_alternatives": MAX_ALTERNATIVES,
+        "phases": list(PHASES),
+        "piles": list(PILES),
+        "supply_limit": SUPPLY_LIMIT,
+        "display_size": DISPLAY_SIZE,
+        "keep_limit": KEEP_LIMIT,
+        "players": [MIN_PLAYERS, MAX_PLAYERS],
+        "display_choices": list(DISPLAY_CHOICES),
     }
 
 
@@ -65,7 +93,17 @@ def position_document(position: Position) -> dict[str, Any]:
         "last_round": position.last_round,
         "rules": rules_text(position.rules),
         "warnings": [p.as_dict() for p in position.warnings()],
+        **{pile: _counts(getattr(position, pile)) for pile in PILES},
+        "obstacle": position.obstacle,
+        "players": position.players,
+        "opponents": [{"index": i, "name": o.name, "at": o.at, "visited": sorted(o.visited),
+                       "counters": _counts(o.counters), "secret": o.secret, "obstacle": o.obstacle,
+                       "points": o.points} for i, o in enumerate(position.opponents, 1)],
     }
+
+
+def _counts(counters: Hand) -> dict[str, int]:
+    return {t.letter: counters[t] for t in COUNTER_TRANSPORTS}
 
 
 def plan_document(plan: Plan) -> dict[str, Any]:
@@ -88,3 +126,129 @@ def solution_document(solution: Solution) -> dict[str, Any]:
 def problems_document(problems: tuple[Problem, ...] | list[Problem]) -> list[dict[str, str | None]]:
     """Problems as the page places them beside what caused them (``field`` and ``value``)."""
     return [p.as_dict() for p in problems]
+
+
+# -- the phases' advice -----------------------------------------------------------------------------------------
+def status_text(solution: Solution) -> str:
+    """How sure a solve is, in the page's status line: ``proven best · 0.01 s``."""
+    if solution.proven:
+        return f"proven best · {solution.elapsed:.2f} s"
+    return f"best found, not proven ({solution.status}, {solution.elapsed:.1f} s)"
+
+
+def travel_document(position: Position, solution: Solution) -> dict[str, Any]:
+    """The travel phase: the route's verdict; the keep advice comes later (``keep``, null in the last round)."""
+    best = solution.plan
+    return {"phase": "travel", "verdict": verdict(best) if best.steps else f"stay: {verdict(best)}",
+            "status": status_text(solution), "keep": None, "last_round": position.last_round}
+
+
+def _number(value: float) -> str:
+    return f"{value:.0f}" if value == round(value) else f"{value:.2f}"
+
+
+def _towns(value: float) -> str:
+    return f"{_number(value)} town{'' if value == 1 else 's'}"
+
+
+def _cards(value: float) -> str:
+    return f"{_number(value)} card{'' if value == 1 else 's'}"
+
+
+def _placements(plan: Plan) -> list[dict[str, str | None]]:
+    return [{"road": t.road, "counter": t.transport.letter if t.transport else None} for t in plan.placements]
+
+
+def draw_document(position: Position, advice: DrawAdvice | None, full: Solution | None) -> dict[str, Any]:
+    """The draw phase: each face-up counter and the blind draw with the joint plan's value, the best first and
+    marked; ``full`` (with ``advice`` None) when the supply is full and nothing is left to draw."""
+    if advice is None:
+        assert full is not None
+        plan = full.plan
+        return {"phase": "draw", "full": True, "options": [], "best": None,
+                "verdict": f"your supply holds {len(position.supply)} counters, the most a player holds: nothing "
+                           "left to draw",
+                "status": status_text(full), "now": {"score": plan.score, "cards_spent": plan.cards_spent},
+                "shown": {"route": str(plan), "placements": _placements(plan), "counter": None}}
+    best = advice.best
+    options = [{"counter": o.counter.letter if o.counter else None, "name": o.counter.title if o.counter else "blind",
+                "face_up": position.display[o.counter] if o.counter else 0, "score": round(o.score, 4),
+                "cards_spent": round(o.cards, 4), "best": o is best, "route": None if o.plan is None else str(o.plan),
+                "chances": None if o.chances is None else {t.letter: round(p, 4) for t, p in o.chances.items()}}
+               for o in advice.options]
+    what = f"take the face-up {best.counter.title}" if best.counter else "draw blind"
+    now = advice.now
+    shown = best.plan or now
+    plans = [o.plan for o in advice.options if o.plan is not None] + [now]
+    return {"phase": "draw", "full": False, "options": options, "best": options[0]["counter"] or "blind",
+            "verdict": f"{what}: {_towns(best.score)} for {_cards(best.cards)} (now {now.score} for "
+                       f"{now.cards_spent})",
+            "status": "every joint plan proven best" if all(p.proven for p in plans) else
+                      "best found, not every plan proven (the limit ran out)",
+            "now": {"score": now.score, "cards_spent": now.cards_spent},
+            "shown": {"route": str(shown), "placements": _placements(shown),
+                      "counter": best.counter.letter if best.plan is not None and best.counter else None}}
+
+
+def place_document(advice: PlaceAdvice, roads: list[RoadRisk], *, samples: int) -> dict[str, Any]:
+    """The plan phase: the joint plan's placements (mine), the one to make now with the worst reply, the regrets
+    per road (``elfenland place --json``'s keys), and where the obstacle advice stands."""
+    position = advice.position
+    report = place_dict(advice, roads, None)
+    plan = advice.joint.plan
+    now = advice.now.placement
+    for entry, tile in zip(report["placements"], plan.placements, strict=True):
+        entry["letter"] = _letter(tile.transport)
+    if now is not None:
+        report["now"]["letter"] = _letter(now.transport)
+    for entry, risk in zip(report["regrets"], roads, strict=True):
+        entry["letter"] = _letter(risk.mine)
+    worst = (f"After the worst reply your plan still takes {_towns(advice.now.worst[0])} for "
+             f"{_cards(-advice.now.worst[1])}.")
+    if now is None:
+        text = "pass this turn"
+        detail = ("Pass: no counter of the plan needs placing. " if not plan.placements
+                  else "Pass: placing now would invite a worse reply. ") + worst
+    else:
+        text = f"place your {_title(now.transport)} on {road_name(position, now.road)} now"
+        detail = worst
+    if not position.obstacle:
+        obstacle: dict[str, Any] = {"status": "placed", "note": "you placed your obstacle of the game already"}
+    elif not position.opponents:
+        obstacle = {"status": "no-opponents", "note": "add the opponents (their town, visited towns and points) "
+                    "for the obstacle advice"}
+    else:
+        obstacle = {"status": "pending", "samples": samples}
+    return {"phase": "plan", "verdict": text, "detail": detail, "status": status_text(advice.joint),
+            **{key: report[key] for key in ("placements", "now", "passing_is_free", "worst", "replies", "regrets")},
+            "obstacle": obstacle}
+
+
+def _letter(transport: Transport | None) -> str | None:
+    return transport.letter if transport is not None else None
+
+
+def _title(transport: Transport | None) -> str:
+    return transport.title if transport is not None else "counter"
+
+
+def obstacle_document(advice: ObstacleAdvice) -> dict[str, Any]:
+    """The obstacle advice: ``elfenland obstacle --json``'s keys and its verdict (``reason`` says why)."""
+    report = obstacle_dict(advice)
+    for key in ("schema", "source", "position"):
+        del report[key]
+    position = advice.position
+    if advice.hold or advice.effect is None or advice.target is None:
+        text = "hold the obstacle"
+    else:
+        text = f"obstacle on {road_name(position, advice.effect.road)} against {advice.target.opponent.name}"
+    samples = advice.outlooks[0].samples if advice.outlooks else 0
+    return {"status": "done", "verdict": text, "samples": samples, **report}
+
+
+def keep_document(position: Position, keep: KeepAdvice) -> dict[str, Any]:
+    """The end-of-round advice: ``keep_dict``'s keys, the letters the new-round change takes, and its line."""
+    best = keep.best
+    return {**keep_dict(position, keep), "end_code": best.end, "card_letters": str(best.cards),
+            "counter_letter": _letter(best.counter),
+            "verdict": keep_line(position, keep).plain.removeprefix("for the next round: ")}

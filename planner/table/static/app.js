@@ -1,7 +1,8 @@
 // The table page: a thin view of the server's table. Every tap sends one change; the server validates it with
 // the planner's own rules, re-solves and answers a view (position, route, map), which every watching page also
 // receives as a server-sent event. No game rule is coded here: the board document says which counters a road
-// carries, the view says what is legal and what the route is.
+// carries, the view says what is legal, what the route is and what the round's advice is. The phases of the round
+// (draw, plan, travel) and their panels are drawn by round.js.
 "use strict";
 
 const TAP_ROAD_PX = 28;      // a tap picks the nearest road within this many screen pixels
@@ -16,6 +17,7 @@ const page = {
   shownSvg: null,   // the map text now in the DOM
   mode: "visit",    // what a tap on a town does: visit | at | home
   road: null,       // the road whose sheet is open
+  by: "me",         // in the plan phase, whose counter a tap on the sheet places: "me", "table" or an opponent
   zoom: 0,
   solvingSince: 0,
   problems: [],     // the problems of the last refused change, shown beside what caused them
@@ -72,13 +74,19 @@ function listen() {
 
 // -- problems, placed beside what caused them ----------------------------------------------------------------------
 function problemBox(problem) {
-  if (problem.field === "notation") return "#notation-problems";
-  if (problem.field === "route") return "#route-problems";
-  if (["hand", "card"].includes(problem.field)) return "#hand-problems";
-  if (["tiles", "road", "counter"].includes(problem.field)) return page.road ? "#sheet-problems" : "#map-problems";
-  if (["at", "home", "visited", "town"].includes(problem.field)) return "#map-problems";
-  if (problem.field === "round" || problem.kind === "last-round") return "#game-problems";
-  if (problem.field.startsWith("rules")) return "#rules-problems";
+  const field = problem.field;
+  if (field === "notation") return "#notation-problems";
+  if (field === "route") return "#route-problems";
+  if (["hand", "card"].includes(field)) return "#hand-problems";
+  if (["tiles", "road", "counter", "by"].includes(field)) return page.road ? "#sheet-problems" : "#map-problems";
+  if (["at", "home", "visited", "town"].includes(field)) return "#map-problems";
+  if (["round", "keep", "cards"].includes(field) || problem.kind === "last-round") return "#game-problems";
+  if (field.startsWith("rules")) return "#rules-problems";
+  if (["supply", "display", "seen", "pile"].includes(field)) return "#counters-problems";
+  if (field === "obstacle") return "#obstacle-problems";
+  const opponent = /^opponent\[(\d+)\]/.exec(field);
+  if (opponent && $(`#opponent-${opponent[1]}-problems`)) return `#opponent-${opponent[1]}-problems`;
+  if (["opponent", "players", "index", "name"].includes(field) || opponent) return "#opponents-problems";
   return "#general-problems";
 }
 
@@ -86,7 +94,9 @@ function showProblems(problems, where) {
   page.problems = problems;
   for (const box of document.querySelectorAll(".problems")) box.replaceChildren();
   for (const problem of problems) {
-    const box = where && !["tiles", "road", "counter", "hand", "card"].includes(problem.field) ? where : problemBox(problem);
+    // Beside what was tapped, unless the problem has a place of its own in view: the hand's card, the open sheet.
+    const own = problemBox(problem);
+    const box = where && !["#hand-problems", "#sheet-problems"].includes(own) ? where : own;
     $(box).append(el("p", { class: "problem-text", "data-kind": problem.kind, "data-field": problem.field,
                             "data-value": problem.value ?? "", text: problem.message }));
   }
@@ -98,7 +108,13 @@ function markProblems() {
   for (const problem of page.problems) {
     if (!problem.value) continue;
     const value = problem.value;
-    if (["hand", "card"].includes(problem.field)) $(`.card[data-card="${CSS.escape(value)}"]`)?.classList.add("bad");
+    if (["hand", "card"].includes(problem.field)) $(`#hand .card[data-card="${CSS.escape(value)}"]`)?.classList.add("bad");
+    if (/^[PECUTD]$/.test(value) && (["supply", "display", "seen"].includes(problem.field) || problem.field.startsWith("opponent"))) {
+      // A count of counters spans every pile: mark the type wherever it lies.
+      for (const cell of document.querySelectorAll(`.steppers .card[data-card="${value}"], #display [data-counter="${value}"]`)) {
+        cell.classList.add("bad");
+      }
+    }
     if (["tiles", "road"].includes(problem.field)) $(`#map [data-connection="${CSS.escape(value)}"]`)?.classList.add("problem");
     if (["at", "home", "visited", "town"].includes(problem.field)) $(`#map [data-code="${CSS.escape(value)}"]`)?.classList.add("problem");
   }
@@ -107,6 +123,7 @@ function markProblems() {
 // -- drawing a view ------------------------------------------------------------------------------------------------
 function render(view) {
   const shown = page.view;
+  if (shown && view.serial <= shown.serial) return;  // shown already, or overtaken by a newer view
   if (shown && view.version < shown.version) return;  // an older answer overtaken by a newer change
   if (shown && view.version === shown.version && view.solving && !shown.solving) return;  // solved already
   if (shown && view.version === shown.version && !view.svg && shown.svg) view.svg = shown.svg;
@@ -117,12 +134,14 @@ function render(view) {
     page.shownSvg = view.svg;
     markProblems();
   }
+  markAdvice(view);
   $("#map").classList.toggle("stale", view.solving && view.stale_map);
   document.body.dataset.version = String(view.version);  // for scripts and tests: which view is shown
   document.body.dataset.solving = String(view.solving);
   renderVerdict(view);
   renderRoute(view);
   renderHand(position);
+  renderRound(view);
   renderGame(view);
   renderNotation(position);
   $("#undo").disabled = !view.can_undo;
@@ -139,11 +158,9 @@ function renderVerdict(view) {
   let status = "";
   if (view.error) {
     $("#verdict").textContent = view.error;
-  } else if (solution) {
-    const best = solution.plans[0];
-    $("#verdict").textContent = best.steps.length ? best.verdict : `stay: ${best.verdict}`;
-    status = solution.optimal ? `proven best · ${solution.seconds.toFixed(2)} s`
-      : `best found, not proven (${solution.status}, ${solution.seconds.toFixed(1)} s)`;
+  } else if (view.advice) {
+    $("#verdict").textContent = headline(view.advice);
+    status = view.advice.status;
   } else {
     if (!page.solvingSince) page.solvingSince = performance.now();
     status = "solving…";
@@ -158,10 +175,11 @@ function renderRoute(view) {
   const solution = view.solution;
   if (!solution) return;
   const best = solution.plans[0];
-  body.replaceChildren(...best.records.map((r) => el("tr", {},
+  $("#route-title").textContent = view.phase === "plan" ? "Joint plan: your counters and your route" : "Best route";
+  body.replaceChildren(...best.records.map((r) => el("tr", { class: r.placed ? "placed" : null },
     el("td", { text: String(r.number) }), el("td", { text: r.to }),
     el("td", { class: "cards", text: r.letters + (r.pay === "caravan" ? " (caravan)" : "") }),
-    el("td", { text: r.via === "road" ? `${r.counter ?? ""}${r.obstacle ? " + obstacle" : ""}, ${r.terrain}` : `${r.via}, ${r.terrain}` }),
+    el("td", { text: r.via === "road" ? `${r.placed ? "your " : ""}${r.counter ?? ""}${r.obstacle ? " + obstacle" : ""}, ${r.terrain}` : `${r.via}, ${r.terrain}` }),
     el("td", { text: r.new_town ? "✓" : "" }))));
   if (!best.records.length) body.replaceChildren(el("tr", {}, el("td", { colspan: "5", text: "no step pays off: stay" })));
   $("#travel").disabled = !best.steps.length;
@@ -170,29 +188,34 @@ function renderRoute(view) {
     el("li", { text: `${plan.verdict}: ${plan.route}` })));
 }
 
-function renderHand(position) {
-  const hand = $("#hand");
-  if (!hand.childElementCount) {
-    for (const card of page.board.cards) {
-      const face = el("button", { type: "button", class: "face", "aria-label": `add a ${card.title} card`,
-                                  onclick: () => send({ op: "card", card: card.letter, delta: 1 }) },
-                      el("b", { text: card.letter }), el("small", { text: card.title }), el("span", { class: "count" }));
-      face.style.background = card.colour;
-      face.style.color = textColour(card.colour);
-      hand.append(el("div", { class: "card", "data-card": card.letter }, face,
-        el("button", { type: "button", class: "minus", "aria-label": `remove a ${card.title} card`,
-                       onclick: () => send({ op: "card", card: card.letter, delta: -1 }) }, "−"),
-        el("button", { type: "button", class: "plus", "aria-label": `add a ${card.title} card`,
-                       onclick: () => send({ op: "card", card: card.letter, delta: 1 }) }, "+")));
+// A grid of cells, one per card or counter type: its count, − and + (tapping the face adds one too).
+function renderSteppers(box, items, counts, change, what = "card") {
+  if (!box.childElementCount) {
+    for (const item of items) {
+      const face = el("button", { type: "button", class: "face", "aria-label": `add a ${item.title} ${what}`,
+                                  onclick: () => change(item.letter, 1) },
+                      el("b", { text: item.letter }), el("small", { text: item.title }), el("span", { class: "count" }));
+      face.style.background = item.colour;
+      face.style.color = textColour(item.colour);
+      box.append(el("div", { class: "card", "data-card": item.letter }, face,
+        el("button", { type: "button", class: "minus", "aria-label": `remove a ${item.title} ${what}`,
+                       onclick: () => change(item.letter, -1) }, "−"),
+        el("button", { type: "button", class: "plus", "aria-label": `add a ${item.title} ${what}`,
+                       onclick: () => change(item.letter, 1) }, "+")));
     }
   }
-  for (const card of page.board.cards) {
-    const count = position.hand[card.letter];
-    const box = hand.querySelector(`[data-card="${card.letter}"]`);
-    box.querySelector(".count").textContent = `× ${count}`;
-    box.classList.toggle("empty", count === 0);
-    box.querySelector(".minus").disabled = count === 0;
+  for (const item of items) {
+    const count = counts[item.letter] ?? 0;
+    const cell = box.querySelector(`[data-card="${item.letter}"]`);
+    cell.querySelector(".count").textContent = `× ${count}`;
+    cell.classList.toggle("empty", count === 0);
+    cell.querySelector(".minus").disabled = count === 0;
   }
+}
+
+function renderHand(position) {
+  renderSteppers($("#hand"), page.board.cards, position.hand,
+                 (card, delta) => send({ op: "card", card, delta }));
   $("#hand-count").textContent = `(${position.cards} card${position.cards === 1 ? "" : "s"})`;
 }
 
@@ -314,14 +337,16 @@ function openSheet(roadId) {
   $("#sheet-title").textContent = `${names[road.a]} – ${names[road.b]} · ${road.terrain}`;
   for (const node of document.querySelectorAll("#map .picked")) node.classList.remove("picked");
   $(`#map [data-connection="${CSS.escape(roadId)}"]`)?.classList.add("picked");
+  const owner = renderSheetBy();
   const counters = $("#sheet-counters");
   counters.replaceChildren(...page.board.cards.filter((c) => c.counter).map((card) => {
     const allowed = road.counters.includes(card.letter);
+    const held = owner ? ` · ${owner[card.letter] ?? 0}` : "";  // how many the one placing holds face up
     const button = el("button", { type: "button", "data-counter": card.letter, disabled: !allowed,
                                   "aria-pressed": String(tile?.counter === card.letter),
                                   title: allowed ? card.title : `a ${card.title} cannot travel ${road.terrain}`,
                                   onclick: () => setTile(card.letter, Boolean(tile?.obstacle)) },
-                        `${card.letter} ${card.title}`);
+                        `${card.letter} ${card.title}${held}`);
     button.style.background = card.colour;
     button.style.color = textColour(card.colour);
     return button;
@@ -337,7 +362,11 @@ function closeSheet() {
 }
 
 async function setTile(counter, obstacle) {
-  if (await send({ op: "tile", road: page.road, counter, obstacle }, "#sheet-problems")) closeSheet();
+  const tile = page.view.position.tiles.find((t) => t.road === page.road);
+  let change = { op: "tile", road: page.road, counter, obstacle };
+  if (placing() && counter !== null && !tile) change = { op: "place", road: page.road, counter, by: page.by };
+  else if (placing() && obstacle && tile && !tile.obstacle) change = { op: "place", road: page.road, obstacle: true, by: page.by };
+  if (await send(change, "#sheet-problems")) closeSheet();
 }
 
 // -- the controls --------------------------------------------------------------------------------------------------
@@ -363,7 +392,7 @@ function watchControls() {
   $("#clear-hand").addEventListener("click", () => send({ op: "hand", hand: "-" }));
   $("#round-down").addEventListener("click", () => send({ op: "round", round: page.view.position.round - 1 }));
   $("#round-up").addEventListener("click", () => send({ op: "round", round: page.view.position.round + 1 }));
-  $("#new-round").addEventListener("click", () => send({ op: "new_round" }, "#game-problems"));
+  $("#new-round").addEventListener("click", () => send(newRoundChange(), "#game-problems"));
   $("#travel").addEventListener("click", (event) => send({ op: "travel", route: event.target.dataset.route }));
   $("#show-alternatives").addEventListener("change", (event) =>
     send({ op: "alternatives", count: event.target.checked ? 3 : 1 }));
@@ -409,8 +438,18 @@ function tickSolving() {
   }
 }
 
+// The header's height, for the landscape layout that fits the map under it (CSS cannot measure it).
+function watchHeader() {
+  const header = $("#top");
+  const update = () => document.documentElement.style.setProperty("--top", `${header.offsetHeight}px`);
+  new ResizeObserver(update).observe(header);
+  update();
+}
+
 async function start() {
   watchControls();
+  watchRound();
+  watchHeader();
   watchMap();
   zoom(0);
   page.board = await getJson("/api/board");

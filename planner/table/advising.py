@@ -1,0 +1,177 @@
+"""What the table works out for each phase of a round: the advice, the map to draw, and what comes after.
+
+Every phase answers in two stages. :func:`first_stage` is what a tap waits for, and every call in it takes the
+session's stop event, so a newer change cuts it short:
+
+- **draw**: each face-up counter and the blind draw, by the joint plan it makes (:func:`advise_draw`); the map
+  shows the joint plan with the counter to take;
+- **plan**: the joint plan, the placement to make now and what each road of the plan costs if an opponent gets
+  there first (:func:`place_now`, :func:`risks`); the map shows the joint plan, my placements in it;
+- **travel**: the best route on the board as it is (:func:`solve`), as the page showed before the advisor.
+
+:func:`later_stage` is what the page may wait for: the obstacle advice in the plan phase (while I hold my
+obstacle and opponents are known) and the keep advice in the travel phase. Their sampling cannot be stopped (the
+advisor's ``advise_obstacle`` passes its stop event only to its joint plans, ``advise_keep`` takes none), so the
+session runs them in a thread of their own, where a newer change never waits for them.
+
+Two workarounds for the advisor, until it is fixed (both reported):
+
+- its opponent replies put an obstacle on the board without taking it from the one who held it, so a position
+  that says how many ``players`` there are, with every obstacle accounted for, turns illegal inside ``place_now``
+  (and ``advise_obstacle``): the advisor is given the position without ``players``, which only the keep advice
+  reads (for the density of the next round's board) and only the validation counts obstacles by;
+- it adds a counter taken (``advise_draw``) or placed by a reply (``place_now``) without taking it from where it
+  was, so with all 8 of a type in view its hypothetical positions hold 9 and are refused: the page then says
+  plainly that the advisor cannot weigh this position, instead of failing with a problem the table does not have.
+
+Library code: plain data out (:mod:`planner.table.views` documents), no thread, no web import.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from planner.common.limits import Limit, StopLike
+from planner.elfenland.advice.drawing import advise_draw
+from planner.elfenland.advice.keeping import advise_keep
+from planner.elfenland.advice.obstacle import advise_obstacle
+from planner.elfenland.advice.placing import joint_plan, place_now, risks
+from planner.elfenland.plan import Plan
+from planner.elfenland.position import Position
+from planner.elfenland.rules import SUPPLY_LIMIT
+from planner.elfenland.solvers import solve
+from planner.errors import IllegalPositionError, UnsupportedError
+from planner.table import PAGE_SAMPLES
+from planner.table.views import (
+    draw_document,
+    keep_document,
+    obstacle_document,
+    place_document,
+    solution_document,
+    travel_document,
+)
+
+__all__ = ["KEEP_ALTERNATIVES", "KEEP_SAMPLES", "TABLE_LIMIT", "Later", "Settings", "Stage", "Superseded",
+           "first_stage", "later_stage"]
+
+TABLE_LIMIT = Limit(time=20.0)
+"""How long one position is solved before its best route so far is shown as unproven."""
+KEEP_SAMPLES = 30
+"""Sampled next rounds for the keep advice (the advisor's own default)."""
+KEEP_ALTERNATIVES = 6
+"""Routes solved for the keep advice: its end towns are those of the routes as good as the best (as ``place``)."""
+
+T = TypeVar("T")
+
+
+class Superseded(Exception):  # noqa: N818 (not an error: a newer change made the work pointless)
+    """The stop event was set between two of a stage's advisor calls: the rest is not worth working out."""
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """How the table solves: the solver, the limit of each solve, and the samples of the sampled advice."""
+
+    solver: str = "auto"
+    limit: Limit = TABLE_LIMIT
+    samples: int = PAGE_SAMPLES
+    keep_samples: int = KEEP_SAMPLES
+
+
+@dataclass(frozen=True, slots=True)
+class Later:
+    """Advice still to come after the first stage: ``obstacle`` or ``keep``, for this position."""
+
+    kind: str
+    position: Position
+
+
+@dataclass(frozen=True, slots=True)
+class Stage:
+    """A phase's first answer: the route table's solution, the advice, the map to draw, and what comes later."""
+
+    solution: dict[str, Any] | None
+    """The solve behind the route table (the route; the joint plan in the plan phase); None in the draw phase."""
+    advice: dict[str, Any]
+    """The phase's advice document (``phase``, ``verdict``, ``status`` and the phase's own keys)."""
+    picture: Position
+    """The board to draw: with the placements of the plan drawn on it."""
+    plans: tuple[Plan, ...]
+    later: Later | None = None
+
+
+def first_stage(phase: str, position: Position, *, alternatives: int = 1, settings: Settings = Settings(),
+                stop: StopLike | None = None) -> Stage:
+    """The first answer of ``phase`` for ``position`` (legal), every solve stopped by ``stop``.
+
+    Raises:
+        SolverError: a solver failed (a bug).
+        Superseded: ``stop`` was set between two advisor calls.
+        UnsupportedError: the advisor refused a position it tried (see the module docstring).
+        ValueError: an unknown phase.
+    """
+    if phase == "travel":
+        solution = solve(position, solver=settings.solver, alternatives=alternatives, limit=settings.limit,
+                         stop=stop)
+        later = None if position.last_round else Later("keep", position)
+        return Stage(solution_document(solution), travel_document(position, solution), position, solution.plans,
+                     later)
+    if phase == "plan":
+        advice = _advisor(lambda: place_now(_for_replies(position), solver=settings.solver, limit=settings.limit,
+                                            stop=stop))
+        if stop is not None and stop.is_set():
+            raise Superseded  # the regrets would take as long again, for a position nobody will see
+        roads = _advisor(lambda: risks(advice, solver=settings.solver, limit=settings.limit, stop=stop))
+        later = Later("obstacle", position) if position.obstacle and position.opponents else None
+        plan = advice.joint.plan
+        return Stage(solution_document(advice.joint), place_document(advice, roads, samples=settings.samples),
+                     plan.position, (plan,), later)
+    if phase == "draw":
+        if len(position.supply) >= SUPPLY_LIMIT:  # nothing to draw: show the joint plan the supply makes
+            full = joint_plan(position, solver=settings.solver, limit=settings.limit, stop=stop)
+            return Stage(None, draw_document(position, None, full), full.plan.position, (full.plan,))
+        draw = _advisor(lambda: advise_draw(position, solver=settings.solver, limit=settings.limit, stop=stop))
+        shown = draw.best.plan or draw.now
+        return Stage(None, draw_document(position, draw, None), shown.position, (shown,))
+    raise ValueError(f"unknown phase {phase!r}")
+
+
+def later_stage(later: Later, *, settings: Settings = Settings(), stop: StopLike | None = None) -> dict[str, Any]:
+    """The advice that comes after the first stage, as keys to merge into the phase's advice document.
+
+    Raises:
+        UnsupportedError: the advisor refused the position, or one it tried (see the module docstring).
+        SolverError: a solver failed (a bug).
+        ValueError: an unknown kind.
+    """
+    position = later.position
+    if later.kind == "obstacle":
+        advice = _advisor(lambda: advise_obstacle(_for_replies(position), samples=settings.samples, stop=stop))
+        return {"obstacle": obstacle_document(advice)}
+    if later.kind == "keep":
+        plans = solve(position, solver=settings.solver, alternatives=KEEP_ALTERNATIVES, limit=settings.limit,
+                      stop=stop).plans
+        keep = advise_keep(position, plans, samples=settings.keep_samples)
+        return {"keep": None if keep is None else keep_document(position, keep)}
+    raise ValueError(f"unknown advice {later.kind!r}")
+
+
+def _for_replies(position: Position) -> Position:
+    """The position the advisor can answer replies in (see the module docstring: the players are left out)."""
+    return position.replace(players=None)
+
+
+def _advisor(call: Callable[[], T]) -> T:
+    """``call()``, the advisor's answer; a refusal of the (legal) table position's hypotheticals said plainly.
+
+    Raises:
+        UnsupportedError: the advisor refused a position it made up (see the module docstring).
+    """
+    try:
+        return call()
+    except IllegalPositionError as error:
+        raise UnsupportedError(f"the round advisor cannot weigh this position yet: one of the positions it tries "
+                               f"breaks the rules ({error.problems[0]}); the table's own position is legal, and "
+                               "the route is still in the travel phase") from None
