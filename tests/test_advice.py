@@ -21,7 +21,7 @@ from planner.common.limits import Limit
 from planner.elfenland.advice.drawing import advise_draw
 from planner.elfenland.advice.keeping import advise_keep
 from planner.elfenland.advice.obstacle import advise_obstacle
-from planner.elfenland.advice.placing import joint_plan, place_now, reply_types, risks
+from planner.elfenland.advice.placing import after_reply, joint_plan, place_now, replies_to, reply_types, risks
 from planner.elfenland.generate import random_position
 from planner.elfenland.plan import Plan, place, verify
 from planner.elfenland.position import Hand, Opponent, Position, Tile
@@ -322,3 +322,72 @@ def test_a_blind_draws_chances_add_up(seed: int) -> None:
     chances = next(o for o in advise_draw(position, solver="search").options if o.counter is None).chances
     assert chances is not None and sum(chances.values()) == pytest.approx(1.0)
     assert all(t in COUNTER_TRANSPORTS for t in chances) and Transport.RAFT not in chances
+
+
+# -- every position the advisor makes up is legal ----------------------------------------------------------------
+@given(strategies.positions(max_cards=6, max_tiles=12).filter(lambda p: p.players is not None or bool(p.opponents)))
+@settings(max_examples=30)
+def test_every_reply_keeps_each_counter_and_obstacle_counted_once(position: Position) -> None:
+    plan = joint_plan(position, solver="search").plan
+    for road, counter in replies_to(position, plan):
+        assert after_reply(position, road, counter).problems() == []
+
+
+def test_an_opponents_obstacle_is_theirs_when_every_obstacle_is_accounted_for() -> None:
+    # Two players, both holding their obstacle: Anna's reply on the elfcycle road is her obstacle, not a third.
+    position = Position.from_str("E@RIV-THR:f RIV ED - 1 players=2,opponent=Anna:ELV")
+    assert ("RIV-THR:f", None) in replies_to(position, joint_plan(position).plan)
+    after = after_reply(position, "RIV-THR:f", None)
+    assert after.tile_map()["RIV-THR:f"].obstacle and not after.opponents[0].obstacle and after.obstacle
+    advice = place_now(position)
+    blocked = next(r for r in risks(advice) if r.road == "RIV-THR:f").blocked
+    # An obstacle asks for two elfcycle cards or a 4-card caravan; the hand (E D) has neither.
+    assert blocked is not None and blocked.score == 0
+    spent = advise_obstacle(position, samples=5)
+    assert spent.target is not None and spent.target.opponent.name == "Anna"
+
+
+def test_no_obstacle_reply_once_the_count_says_every_other_one_is_placed() -> None:
+    # Two players, nobody named: one obstacle on the board and mine in hand leave none for the other player.
+    position = Position(at="RIV", hand=Hand.from_str("EDR"), players=2,
+                        tiles=(Tile("RIV-THR:f", E), Tile("ELV-LAP:p", P, True)))
+    assert all(counter is not None for _, counter in replies_to(position, joint_plan(position).plan))
+    assert [r for r in risks(place_now(position)) if r.blocked is not None] == []
+    assert any(counter is None for _, counter in replies_to(position.replace(players=3), joint_plan(position).plan))
+
+
+def test_a_counter_reply_comes_from_the_opponent_who_holds_it() -> None:
+    position = Position(at="ELV", supply=Hand.from_str("P"), tiles=(Tile("ELV-LAP:p", D),),
+                        opponents=(Opponent("Anna", counters=Hand.from_str("C")), Opponent("Ben", secret=2)))
+    face_up = after_reply(position, "ELV-WYL:f", C).opponents
+    assert (face_up[0].counters, face_up[1].secret) == (Hand(), 2)
+    face_down = after_reply(position, "ELV-WYL:f", U).opponents
+    assert (face_down[0].counters, face_down[1].secret) == (Hand.from_str("C"), 1)
+
+
+# All 8 dragon counters in view: 2 on the board, 2 in my supply, 2 face up, 2 with Anna.
+DRAGONS = Position.from_str("D@ELV-LAP:p,D@JXA-VIR:p KIH URR ELV 2 supply=DD,display=DDE,opponent=Anna:VIR:-:DD:1")
+
+
+def test_a_face_up_counter_drawn_leaves_the_display_and_a_blind_draw_as_good_ties_exactly() -> None:
+    # Kihromah's one road (forest, empty): a dragon or an elfcycle counter there is paid as the 3-card caravan,
+    # a unicorn with the one unicorn card. Blind (39 unseen: no dragon, 7 elfcycles, 8 of the rest) it is a
+    # unicorn 8 times in 39: the town always, for 8/39 * 1 + 31/39 * 3 cards.
+    advice = advise_draw(DRAGONS)
+    assert advice.best.counter is None and (advice.best.score, advice.best.cards) == (1, 101 / 39)
+    assert {(o.counter, o.score, o.cards) for o in advice.options[1:]} == {(D, 1, 3), (E, 1, 3)}
+    assert advise_draw(DRAGONS.replace(hand=Hand.from_str("RRR"))).best.score == 1  # every draw ties at 1 town
+
+
+def test_a_stop_ends_the_sampling_early_on_the_samples_so_far() -> None:
+    import threading
+
+    stop = threading.Event()
+    stop.set()
+    advice = advise_obstacle(LEADER, samples=50, stop=stop)
+    assert all(1 <= o.samples < 50 for o in advice.outlooks)
+    rng = random.Random(5)
+    position = random_position(rng, cards=8, counters=20).replace(round=2, supply=Hand())
+    plans = solve(position, alternatives=6).plans
+    keep = advise_keep(position, plans, samples=5, stop=stop)
+    assert keep is not None and len(keep.ends) == 1 and len(keep.counters) == 1

@@ -82,11 +82,13 @@ def test_the_draw_view_names_the_counter_to_take_and_a_tap_takes_it() -> None:
         unicorn = advice["options"][0]
         assert (unicorn["counter"], unicorn["score"], unicorn["cards_spent"], unicorn["best"]) == ("U", 1, 1, True)
         assert advice["verdict"] == "take the face-up unicorn: 1 town for 1 card (now 1 for 3)"
-        # Any other face-up counter is paid as the 3-card caravan; blind, a unicorn comes one time in six.
-        others = {o["counter"]: (o["score"], o["cards_spent"]) for o in advice["options"][1:] if o["counter"]}
-        assert others == {"E": (1, 3), "C": (1, 3), "T": (1, 3), "D": (1, 3)}
-        blind = advice["options"][-1]
+        # Any other face-up counter is paid as the 3-card caravan; blind, a unicorn comes one time in six (1 card,
+        # else 3): 8/3 cards expected, second best, ahead of every 3-card face-up counter.
+        blind = advice["options"][1]
         assert blind["counter"] is None and blind["chances"]["U"] == pytest.approx(1 / 6, abs=1e-3)
+        assert (blind["score"], blind["cards_spent"]) == (1, pytest.approx(8 / 3, abs=1e-3))
+        others = {o["counter"]: (o["score"], o["cards_spent"]) for o in advice["options"][2:]}
+        assert others == {"E": (1, 3), "C": (1, 3), "T": (1, 3), "D": (1, 3)}
         assert advice["shown"] == {"route": "DAG/U", "placements": [{"road": "DAG-KIH:f", "counter": "U"}],
                                    "counter": "U"}
         view = table.change({"op": "take", "counter": "U"})
@@ -215,18 +217,22 @@ def test_the_counters_off_the_board_and_a_ninth_dragon_through_the_api() -> None
         assert view["position"]["opponents"][0]["counters"]["D"] == 1
 
 
-def test_a_position_the_advisor_cannot_weigh_is_said_plainly() -> None:
-    # The advisor weighs the face-up dragon by adding it to my supply while it still lies face up: 9 dragons, which
-    # it refuses (a bug of the advisor, reported). The page says so instead of failing; the route still answers.
+def test_the_draw_phase_weighs_a_position_with_every_dragon_in_view() -> None:
+    # Kihromah's one road (to Dag'Amura, forest) is empty. With the supply's dragons it takes a 3-card caravan
+    # (URR); a unicorn counter there costs the one unicorn card in hand. No face-up counter helps, and the blind
+    # draw is a unicorn 8 times in 39 (every dragon is in view, one elfcycle face up): 8/39 * 1 + 31/39 * 3 cards.
     with served(DRAGONS, "draw") as table:
-        view = table.session.wait_solved(1, timeout=30)
-        assert view["error"].startswith("the round advisor cannot weigh this position yet") and view["svg"]
-        # Kihromah's only road is empty: the boot stays.
-        assert table.change({"op": "phase", "phase": "travel"})["solution"]["plans"][0]["score"] == 0
+        advice = table.complete(1)["advice"]
+        assert advice["best"] == "blind"
+        blind = advice["options"][0]
+        assert (blind["score"], blind["cards_spent"]) == (1, round(101 / 39, 4))
+        assert blind["chances"]["U"] == round(8 / 39, 4) and "D" not in blind["chances"]
+        assert {(o["counter"], o["score"], o["cards_spent"]) for o in advice["options"][1:]} == {("D", 1, 3),
+                                                                                               ("E", 1, 3)}
 
 
 def test_the_plan_phase_answers_when_every_obstacle_is_accounted_for() -> None:
-    # Two players, both holding their obstacle: the advisor's obstacle replies would make a third (worked around).
+    # Two players, both holding their obstacle: an opponent's obstacle reply is Anna's, not a third one.
     with served("E@RIV-THR:f RIV ED - 1 players=2,opponent=Anna:ELV", "plan") as table:
         advice = table.complete(1)["advice"]
         regret = advice["regrets"][0]

@@ -10,28 +10,17 @@ session's stop event, so a newer change cuts it short:
 - **travel**: the best route on the board as it is (:func:`solve`), as the page showed before the advisor.
 
 :func:`later_stage` is what the page may wait for: the obstacle advice in the plan phase (while I hold my
-obstacle and opponents are known) and the keep advice in the travel phase. Their sampling cannot be stopped (the
-advisor's ``advise_obstacle`` passes its stop event only to its joint plans, ``advise_keep`` takes none), so the
-session runs them in a thread of their own, where a newer change never waits for them.
-
-Two workarounds for the advisor, until it is fixed (both reported):
-
-- its opponent replies put an obstacle on the board without taking it from the one who held it, so a position
-  that says how many ``players`` there are, with every obstacle accounted for, turns illegal inside ``place_now``
-  (and ``advise_obstacle``): the advisor is given the position without ``players``, which only the keep advice
-  reads (for the density of the next round's board) and only the validation counts obstacles by;
-- it adds a counter taken (``advise_draw``) or placed by a reply (``place_now``) without taking it from where it
-  was, so with all 8 of a type in view its hypothetical positions hold 9 and are refused: the page then says
-  plainly that the advisor cannot weigh this position, instead of failing with a problem the table does not have.
+obstacle and opponents are known) and the keep advice in the travel phase. The session runs them in a thread of
+their own, where a newer change never waits for them, and stops them when their position is gone (a stopped one
+rests on the samples solved so far, and nobody sees it).
 
 Library code: plain data out (:mod:`planner.table.views` documents), no thread, no web import.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any
 
 from planner.common.limits import Limit, StopLike
 from planner.elfenland.advice.drawing import advise_draw
@@ -42,7 +31,6 @@ from planner.elfenland.plan import Plan
 from planner.elfenland.position import Position
 from planner.elfenland.rules import SUPPLY_LIMIT
 from planner.elfenland.solvers import solve
-from planner.errors import IllegalPositionError, UnsupportedError
 from planner.table import PAGE_SAMPLES
 from planner.table.views import (
     draw_document,
@@ -62,8 +50,6 @@ KEEP_SAMPLES = 30
 """Sampled next rounds for the keep advice (the advisor's own default)."""
 KEEP_ALTERNATIVES = 6
 """Routes solved for the keep advice: its end towns are those of the routes as good as the best (as ``place``)."""
-
-T = TypeVar("T")
 
 
 class Superseded(Exception):  # noqa: N818 (not an error: a newer change made the work pointless)
@@ -109,7 +95,6 @@ def first_stage(phase: str, position: Position, *, alternatives: int = 1, settin
     Raises:
         SolverError: a solver failed (a bug).
         Superseded: ``stop`` was set between two advisor calls.
-        UnsupportedError: the advisor refused a position it tried (see the module docstring).
         ValueError: an unknown phase.
     """
     if phase == "travel":
@@ -119,11 +104,10 @@ def first_stage(phase: str, position: Position, *, alternatives: int = 1, settin
         return Stage(solution_document(solution), travel_document(position, solution), position, solution.plans,
                      later)
     if phase == "plan":
-        advice = _advisor(lambda: place_now(_for_replies(position), solver=settings.solver, limit=settings.limit,
-                                            stop=stop))
+        advice = place_now(position, solver=settings.solver, limit=settings.limit, stop=stop)
         if stop is not None and stop.is_set():
             raise Superseded  # the regrets would take as long again, for a position nobody will see
-        roads = _advisor(lambda: risks(advice, solver=settings.solver, limit=settings.limit, stop=stop))
+        roads = risks(advice, solver=settings.solver, limit=settings.limit, stop=stop)
         later = Later("obstacle", position) if position.obstacle and position.opponents else None
         plan = advice.joint.plan
         return Stage(solution_document(advice.joint), place_document(advice, roads, samples=settings.samples),
@@ -132,7 +116,7 @@ def first_stage(phase: str, position: Position, *, alternatives: int = 1, settin
         if len(position.supply) >= SUPPLY_LIMIT:  # nothing to draw: show the joint plan the supply makes
             full = joint_plan(position, solver=settings.solver, limit=settings.limit, stop=stop)
             return Stage(None, draw_document(position, None, full), full.plan.position, (full.plan,))
-        draw = _advisor(lambda: advise_draw(position, solver=settings.solver, limit=settings.limit, stop=stop))
+        draw = advise_draw(position, solver=settings.solver, limit=settings.limit, stop=stop)
         shown = draw.best.plan or draw.now
         return Stage(None, draw_document(position, draw, None), shown.position, (shown,))
     raise ValueError(f"unknown phase {phase!r}")
@@ -142,36 +126,16 @@ def later_stage(later: Later, *, settings: Settings = Settings(), stop: StopLike
     """The advice that comes after the first stage, as keys to merge into the phase's advice document.
 
     Raises:
-        UnsupportedError: the advisor refused the position, or one it tried (see the module docstring).
         SolverError: a solver failed (a bug).
         ValueError: an unknown kind.
     """
     position = later.position
     if later.kind == "obstacle":
-        advice = _advisor(lambda: advise_obstacle(_for_replies(position), samples=settings.samples, stop=stop))
+        advice = advise_obstacle(position, samples=settings.samples, stop=stop)
         return {"obstacle": obstacle_document(advice)}
     if later.kind == "keep":
         plans = solve(position, solver=settings.solver, alternatives=KEEP_ALTERNATIVES, limit=settings.limit,
                       stop=stop).plans
-        keep = advise_keep(position, plans, samples=settings.keep_samples)
+        keep = advise_keep(position, plans, samples=settings.keep_samples, stop=stop)
         return {"keep": None if keep is None else keep_document(position, keep)}
     raise ValueError(f"unknown advice {later.kind!r}")
-
-
-def _for_replies(position: Position) -> Position:
-    """The position the advisor can answer replies in (see the module docstring: the players are left out)."""
-    return position.replace(players=None)
-
-
-def _advisor(call: Callable[[], T]) -> T:
-    """``call()``, the advisor's answer; a refusal of the (legal) table position's hypotheticals said plainly.
-
-    Raises:
-        UnsupportedError: the advisor refused a position it made up (see the module docstring).
-    """
-    try:
-        return call()
-    except IllegalPositionError as error:
-        raise UnsupportedError(f"the round advisor cannot weigh this position yet: one of the positions it tries "
-                               f"breaks the rules ({error.problems[0]}); the table's own position is legal, and "
-                               "the route is still in the travel phase") from None

@@ -72,19 +72,29 @@ def advise_draw(position: Position, *, solver: str = "auto", limit: Limit = ADVI
                                     f"{SUPPLY_LIMIT}, so there is nothing left to draw"])
     plans: dict[Transport, Plan] = {}
 
-    def with_counter(transport: Transport) -> Plan:
+    def with_counter(transport: Transport, *, face_up: bool) -> Plan:
+        """My joint plan with ``transport`` drawn (from the display, or blind: the joint plan does not depend on
+        the display, so one plan serves both)."""
         if transport not in plans:
-            more = position.replace(supply=position.supply + Hand.of([transport]))
+            one = Hand.of([transport])
+            display = position.display.without(one) if face_up else position.display
+            more = position.replace(supply=position.supply + one, display=display)
             plans[transport] = joint_plan(more, solver=solver, limit=limit, stop=stop, seed=seed).plan
         return plans[transport]
 
     now = joint_plan(position, solver=solver, limit=limit, stop=stop, seed=seed).plan
-    options = [DrawOption(t, with_counter(t).score, with_counter(t).cards_spent, with_counter(t))
-               for t in COUNTER_TRANSPORTS if position.display[t]]
+    options = []
+    for t in COUNTER_TRANSPORTS:
+        if position.display[t]:
+            plan = with_counter(t, face_up=True)
+            options.append(DrawOption(t, plan.score, plan.cards_spent, plan))
     unseen = unseen_counters(position)
     if len(unseen):
         chances = {t: unseen[t] / len(unseen) for t in COUNTER_TRANSPORTS if unseen[t]}
-        options.append(DrawOption(None, sum(p * with_counter(t).score for t, p in chances.items()),
-                                  sum(p * with_counter(t).cards_spent for t, p in chances.items()), None, chances))
+        blind = {t: with_counter(t, face_up=False) for t in chances}
+        # Whole-number sums divided once: a blind draw as good as a face-up counter in every case ties it exactly.
+        score = sum(unseen[t] * blind[t].score for t in blind) / len(unseen)
+        cards = sum(unseen[t] * blind[t].cards_spent for t in blind) / len(unseen)
+        options.append(DrawOption(None, score, cards, None, chances))
     options.sort(key=lambda o: (o.value, o.counter is not None), reverse=True)
     return DrawAdvice(position, now, tuple(options))

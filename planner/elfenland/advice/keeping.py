@@ -17,8 +17,10 @@ from __future__ import annotations
 import itertools
 import math
 import random
+from collections.abc import Iterable
 from dataclasses import dataclass
 
+from planner.common.limits import StopLike
 from planner.elfenland.advice.pools import unseen_cards
 from planner.elfenland.board import load_board
 from planner.elfenland.keep import card_values, keep_cards
@@ -71,10 +73,13 @@ class KeepAdvice:
     samples: int
 
 
-def advise_keep(position: Position, plans: tuple[Plan, ...], *, samples: int = 30, seed: int = 0) -> KeepAdvice | None:
+def advise_keep(position: Position, plans: tuple[Plan, ...], *, samples: int = 30, seed: int = 0,
+                stop: StopLike | None = None) -> KeepAdvice | None:
     """What to keep after this move (see the module docstring); None in the last round.
 
     ``plans`` are the move's plans, best first: the routes as good as the best one are the choices of end town.
+    Setting ``stop`` ends the weighing early: the advice then compares the choices weighed so far (at least one
+    end and one counter choice), each over every sample.
     """
     if position.last_round or not plans:
         return None
@@ -86,14 +91,20 @@ def advise_keep(position: Position, plans: tuple[Plan, ...], *, samples: int = 3
         for cards in _card_choices(plan.outcome.cards_left):
             choices.setdefault((plan.end, cards), plan)
     worlds = _worlds(position, best, samples, seed)
-    ends = sorted((_evaluate(position, plan, end, cards, None, worlds) for (end, cards), plan in choices.items()),
-                  key=lambda o: o.value, reverse=True)
+
+    def weighed(options: Iterable[tuple[Plan, str, Hand, Transport | None]]) -> list[KeepOption]:
+        found: list[KeepOption] = []
+        for plan, end, cards, counter in options:
+            if found and stop is not None and stop.is_set():
+                break
+            found.append(_evaluate(position, plan, end, cards, counter, worlds))
+        return sorted(found, key=lambda o: o.value, reverse=True)
+
+    ends = weighed((plan, end, cards, None) for (end, cards), plan in choices.items())
     top = ends[0]
     chosen = choices[(top.end, top.cards)]
     left = position.supply.without(Hand.of([t.transport for t in chosen.placements if t.transport is not None]))
-    counters = sorted((_evaluate(position, chosen, top.end, top.cards, c, worlds)
-                       for c in (None, *(t for t in COUNTER_TRANSPORTS if left[t]))), key=lambda o: o.value,
-                      reverse=True)
+    counters = weighed((chosen, top.end, top.cards, c) for c in (None, *(t for t in COUNTER_TRANSPORTS if left[t])))
     return KeepAdvice(counters[0], tuple(ends), tuple(counters), samples)
 
 

@@ -86,11 +86,11 @@ class ObstacleAdvice:
 
 
 
-
 def _blocked(position: Position, road: str) -> Position:
+    """``position`` with my obstacle on ``road`` (no longer mine to place)."""
     tiles = position.tile_map()
     tiles[road] = Tile(road, tiles[road].transport, True)
-    return position.replace(tiles=tuple(tiles.values()))
+    return position.replace(tiles=tuple(tiles.values()), obstacle=False)
 
 
 def _sample(args: tuple[Position, tuple[str, ...]], stop: StopLike | None = None) -> list[tuple[int, int] | None]:
@@ -115,7 +115,9 @@ def advise_obstacle(position: Position, *, samples: int = 200, seed: int = 0, jo
                     stop: StopLike | None = None) -> ObstacleAdvice:
     """Where to put my obstacle, against whom, or whether to hold it (see the module docstring).
 
-    ``jobs`` processes share the samples (the answer is the same for any number).
+    ``jobs`` processes share the samples (the answer is the same for any number). Setting ``stop`` ends the
+    sampling early: each opponent's advice then rests on the samples solved so far (at least one; its ``samples``
+    says how many).
 
     Raises:
         IllegalPositionError: the position breaks the rules, I no longer hold my obstacle, or no opponent is given.
@@ -135,7 +137,7 @@ def advise_obstacle(position: Position, *, samples: int = 200, seed: int = 0, jo
     for number, opponent in enumerate(position.opponents):
         hands = list(sample_hands(pool, HAND_SIZE, samples, seed=seed * 1000 + number))
         tasks = [(_opponent_position(position, opponent, hand), roads) for hand in hands]
-        results = _run(tasks, jobs)
+        results = _run(tasks, jobs, stop)
         outlooks.append(_outlook(opponent, roads, results, mine, my_effect))
     target = max(outlooks, key=lambda o: (o.opponent.points, o.effects[0].value if o.effects else (0.0, 0.0)))
     effect = target.effects[0] if target.effects else None
@@ -160,16 +162,26 @@ def _opponent_position(position: Position, opponent: Opponent, hand: Hand) -> Po
                     rules=position.rules)
 
 
-def _run(tasks: list[tuple[Position, tuple[str, ...]]], jobs: int) -> list[list[tuple[int, int] | None]]:
+def _run(tasks: list[tuple[Position, tuple[str, ...]]], jobs: int,
+         stop: StopLike | None = None) -> list[list[tuple[int, int] | None]]:
     """Every sample's values, in the order of the samples (so the answer is the same for any ``jobs``); the
-    samples travel to the workers in chunks, one chunk per task, since each takes only milliseconds."""
+    samples travel to the workers in chunks, one chunk per task, since each takes only milliseconds. Once ``stop``
+    is set, the chunks still to come give only what they solved (the first chunk at least one sample)."""
     size = max(1, len(tasks) // (jobs * 4))
     chunks = [tasks[i:i + size] for i in range(0, len(tasks), size)]
-    return [result for chunk in ordered_map(_chunk, chunks, jobs=jobs) for result in chunk]
+    results: list[list[tuple[int, int] | None]] = []
+    for chunk in ordered_map(_chunk, chunks, jobs=jobs, stop=stop):
+        results += chunk
+    return results or [_sample(tasks[0])]
 
 
 def _chunk(tasks: list[tuple[Position, tuple[str, ...]]], stop: StopLike | None) -> list[list[tuple[int, int] | None]]:
-    return [_sample(task) for task in tasks]
+    found = []
+    for task in tasks:
+        if stop is not None and stop.is_set():
+            break
+        found.append(_sample(task))
+    return found
 
 
 def _outlook(opponent: Opponent, roads: tuple[str, ...], results: list[list[tuple[int, int] | None]], mine: Plan,

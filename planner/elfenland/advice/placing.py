@@ -18,17 +18,19 @@ is as good as the best placement against the replies: a counter still in hand ke
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from planner.common.limits import Limit, StopLike
 from planner.elfenland.advice.pools import unseen_counters
 from planner.elfenland.plan import Plan, place
-from planner.elfenland.position import Position, Tile
-from planner.elfenland.rules import COUNTER_TRANSPORTS, Transport, counter_cost
+from planner.elfenland.position import Hand, Position, Tile
+from planner.elfenland.rules import COUNTER_TRANSPORTS, OBSTACLES, Transport, counter_cost
 from planner.elfenland.solvers import Solution, solve
 
-__all__ = ["Candidate", "PlaceAdvice", "Reply", "RoadRisk", "joint_plan", "place_now", "replies_to", "risks"]
+__all__ = ["Candidate", "PlaceAdvice", "Reply", "RoadRisk", "after_reply", "joint_plan", "place_now", "replies_to",
+           "risks"]
 
 #: The limit of each joint solve inside the advice (a few milliseconds each in a real game).
 ADVICE_LIMIT = Limit(time=10.0)
@@ -119,8 +121,15 @@ def reply_types(position: Position) -> tuple[Transport, ...]:
 
 
 def obstacle_reply_possible(position: Position) -> bool:
-    """Whether some opponent may still place an obstacle (when nothing is known of them: yes)."""
-    return not position.opponents or any(o.obstacle for o in position.opponents)
+    """Whether some opponent may still place an obstacle: fewer than the game's six are on the board, and one of the
+    opponents given holds one, or, when none is given, those on the board and mine leave one for the other
+    players."""
+    placed = sum(t.obstacle for t in position.tiles)
+    if placed >= OBSTACLES:
+        return False
+    if position.opponents:
+        return any(o.obstacle for o in position.opponents)
+    return placed + int(position.obstacle) < (position.players or OBSTACLES)
 
 
 def replies_to(position: Position, plan: Plan) -> list[tuple[str, Transport | None]]:
@@ -151,15 +160,28 @@ def replies_to(position: Position, plan: Plan) -> list[tuple[str, Transport | No
     return found
 
 
-def _after(position: Position, road: str, counter: Transport | None) -> Position:
-    """``position`` after an opponent's reply."""
+def after_reply(position: Position, road: str, counter: Transport | None) -> Position:
+    """``position`` after an opponent's reply, taken from the first opponent given who can make it: their obstacle,
+    or their counter (a face-up one of that type, else a face-down one), so that every counter and obstacle is
+    still counted once."""
     tiles = position.tile_map()
+    opponents = list(position.opponents)
     if counter is None:
-        old = tiles[road]
-        tiles[road] = Tile(road, old.transport, True)
+        tiles[road] = Tile(road, tiles[road].transport, True)
+        holder = next((i for i, o in enumerate(opponents) if o.obstacle), None)
+        if holder is not None:
+            opponents[holder] = dataclasses.replace(opponents[holder], obstacle=False)
     else:
         tiles[road] = Tile(road, counter)
-    return position.replace(tiles=tuple(tiles.values()))
+        one = Hand.of([counter])
+        holder = next((i for i, o in enumerate(opponents) if o.counters.contains(one)), None)
+        if holder is not None:
+            opponents[holder] = dataclasses.replace(opponents[holder], counters=opponents[holder].counters.without(one))
+        else:
+            holder = next((i for i, o in enumerate(opponents) if o.secret), None)
+            if holder is not None:
+                opponents[holder] = dataclasses.replace(opponents[holder], secret=opponents[holder].secret - 1)
+    return position.replace(tiles=tuple(tiles.values()), opponents=tuple(opponents))
 
 
 def place_now(position: Position, *, replies: int = 1, solver: str = "auto", limit: Limit = ADVICE_LIMIT,
@@ -211,7 +233,7 @@ def _against_replies(start: Position, first: Plan, move: Tile | None, replies: i
     for turn in range(replies):
         answers: list[Reply] = []
         for road, counter in replies_to(here, current):
-            answer = Reply(road, counter, plan(_after(here, road, counter)))
+            answer = Reply(road, counter, plan(after_reply(here, road, counter)))
             answers.append(answer)
             if turn == 0 and replies == 1 and floor is not None and answer.value < floor:
                 refuted = True
@@ -223,7 +245,7 @@ def _against_replies(start: Position, first: Plan, move: Tile | None, replies: i
         harm = min(answers, key=lambda r: r.value)
         if harm.value >= current.value:
             break  # no reply hurts: the adversary has nothing better than to leave my plan alone
-        here, current = _after(here, harm.road, harm.counter), harm.plan
+        here, current = after_reply(here, harm.road, harm.counter), harm.plan
         worst = min(worst, current.value)
         if refuted:
             break
@@ -255,7 +277,7 @@ def risks(advice: PlaceAdvice, *, solver: str = "auto", limit: Limit = ADVICE_LI
     def blocked(start: Position, road: str) -> Plan | None:
         if not obstacles:
             return None
-        return joint_plan(_after(start, road, None), solver=solver, limit=limit, stop=stop).plan
+        return joint_plan(after_reply(start, road, None), solver=solver, limit=limit, stop=stop).plan
 
     for tile in dict.fromkeys(plan.placements):
         fills = [r for r in advice.passing.replies if r.road == tile.road and not r.obstacle]
