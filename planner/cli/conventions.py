@@ -41,8 +41,8 @@ def out() -> Console:
 
 
 def err() -> Console:
-    """The console for diagnostics (standard error)."""
-    return Console(stderr=True, highlight=False)
+    """The console for diagnostics (standard error): a message is never broken into lines, so it can be grepped."""
+    return Console(stderr=True, highlight=False, soft_wrap=True)  # one line a message, whatever the width
 
 
 def exit_code(error: PlannerError) -> int:
