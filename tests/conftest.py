@@ -2,8 +2,8 @@
 
 Profiles (pick one with the ``HYPOTHESIS_PROFILE`` environment variable, default ``dev``):
 
-- ``dev``: random examples, quick, with hypothesis' example database (``.hypothesis/``, git-ignored) so a failure
-  found once is replayed first next time;
+- ``dev``: random examples (30 a test unless it says), quick, with hypothesis' example database (``.hypothesis/``,
+  git-ignored) so a failure found once is replayed first next time;
 - ``ci``: derandomized (the same examples on every run, so CI is reproducible), more examples, no database, and
   the reproduction blob printed on failure.
 
@@ -33,7 +33,7 @@ if str(Path(__file__).parent) not in sys.path:
 settings.register_profile(
     "dev",
     deadline=None,
-    max_examples=60,
+    max_examples=30,
     suppress_health_check=[HealthCheck.too_slow],
 )
 settings.register_profile(

@@ -146,6 +146,7 @@ def test_a_seed_outside_32_bits_is_refused_before_any_solving(seed: object) -> N
         solve(Position(at="ELV"), seed=seed)  # type: ignore[arg-type]
 
 
+@pytest.mark.slow
 def test_the_largest_seed_runs_a_puzzle_portfolio_without_overflow() -> None:
     # Found by fuzzing: the second run used seed + 1, past CP-SAT's 32 bits.
     auto = solve(PUZZLE, seed=2**31 - 1, limit=Limit(time=30))
@@ -174,7 +175,8 @@ def test_solvers_agree_on_random_positions(position: Position) -> None:
     _agree(position)
 
 
-@pytest.mark.parametrize("seed", [0, *(pytest.param(seed, marks=pytest.mark.slow) for seed in range(1, 6))])
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", range(6))
 def test_solvers_agree_on_dense_boards(seed: int) -> None:
     rng = random.Random(seed)
     for _ in range(20):
@@ -228,7 +230,7 @@ def test_the_beam_finds_the_golden_routes(why: str, text: str, options: dict[str
     assert (plan.score, plan.cards_spent) == (score, cards), f"{why}: {position} -> {plan}"
 
 
-@pytest.mark.parametrize("strict", [False, True])
+@pytest.mark.parametrize("strict", [False, pytest.param(True, marks=pytest.mark.slow)])
 def test_the_beam_route_is_legal_and_never_beats_the_optimum(strict: bool) -> None:
     rng = random.Random(11)
     rules = Rules(caravan_when="strict") if strict else Rules()
