@@ -119,12 +119,14 @@ class _EmptyRoad:
     placed: dict[int, tuple[_Option, ...]]
 
 
-@functools.lru_cache(maxsize=256)
+@functools.lru_cache(maxsize=64)
 def _board_options(tiles: tuple[Tile, ...], rules: Rules, size: int) -> tuple[tuple[_Option, ...], ...]:
     """Every way to take one step from each town (by town index) on this board, for hands of ``size`` cards.
 
     Cached: advice solves the same board for many hands (sampled opponent hands, what-ifs), and building the
-    options is a good part of a small solve.
+    options is a good part of a small solve. The last 64 boards only (the keep advice's 30 sampled next rounds
+    fit): 256 held some 50,000 objects, and the collector's sweeps over them cost a real-game solve 15-20 ms now
+    and then.
     """
     board = load_board()
     index = {code: i for i, code in enumerate(board.towns)}
