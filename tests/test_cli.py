@@ -257,13 +257,19 @@ def test_python_dash_m_planner() -> None:
     assert "elfenland" in result.stdout
 
 
-def test_default_path_does_not_import_ortools_or_networkx() -> None:
+HEAVY = ("ortools", "networkx", "multiprocessing", "planner.elfenland.advice", "planner.elfenland.teach",
+         "planner.common.svg", "planner.table.app", "starlette", "uvicorn")
+"""What a plain ``elfenland route`` never loads: each costs start-up time that only its own commands need."""
+
+
+def test_default_path_loads_nothing_it_does_not_use() -> None:
     code = ("import sys; from click.testing import CliRunner; from planner.cli import cli; "
             "r = CliRunner().invoke(cli, ['route', '--at', 'riv', '--hand', 'ED', '--tile', 'riv-thr E']); "
-            "assert r.exit_code == 0, r.output; print('ortools' in sys.modules, 'networkx' in sys.modules)")
+            "assert r.exit_code == 0, r.output; print(' '.join(sorted(m for m in sys.modules if m.startswith("
+            f"{HEAVY!r}))))")
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
     assert result.returncode == 0, result.stderr
-    assert result.stdout.split() == ["False", "False"]
+    assert result.stdout.split() == ["planner.elfenland.teach", "planner.elfenland.teach.themes"]  # the theme names
 
 
 def test_route_and_show_draw_pictures(run: Run, tmp_path: Path) -> None:

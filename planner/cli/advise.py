@@ -22,10 +22,6 @@ from planner.cli.positions import limit_from, overrides_from, position_options, 
 from planner.common.limits import Status
 from planner.common.threads import cores
 from planner.elfenland import render, report
-from planner.elfenland.advice.drawing import advise_draw
-from planner.elfenland.advice.keeping import advise_keep
-from planner.elfenland.advice.obstacle import advise_obstacle
-from planner.elfenland.advice.placing import joint_plan, place_now, risks
 from planner.elfenland.inputs import read_position
 
 __all__ = ["draw", "obstacle", "place"]
@@ -60,6 +56,9 @@ def place(source: str | None, solver: str, time_limit: float, nodes: int | None,
     position = read_position(source, overrides_from(kwargs))
     with stop_on_ctrl_c() as stop, err().status("planning counters and route against the replies…"):
         limit = limit_from(time_limit, nodes)
+        from planner.elfenland.advice.keeping import advise_keep  # the advisor loads with its commands only
+        from planner.elfenland.advice.placing import joint_plan, place_now, risks
+
         advice = place_now(position, replies=replies, solver=solver, limit=limit, stop=stop, seed=seed)
         roads = risks(advice, solver=solver, limit=limit, stop=stop)
         keeping = advise_keep(position, joint_plan(position, solver=solver, limit=limit, stop=stop, seed=seed,
@@ -96,6 +95,8 @@ def draw(source: str | None, solver: str, time_limit: float, nodes: int | None, 
     """
     position = read_position(source, overrides_from(kwargs))
     with stop_on_ctrl_c() as stop, err().status("planning with each counter…"):
+        from planner.elfenland.advice.drawing import advise_draw
+
         advice = advise_draw(position, solver=solver, limit=limit_from(time_limit, nodes), stop=stop, seed=seed)
     if as_json:
         click.echo(json.dumps(report.draw_dict(advice, source=source), ensure_ascii=False, indent=2))
@@ -131,6 +132,8 @@ def obstacle(source: str | None, samples: int, seed: int, jobs: int | None, as_j
     position = read_position(source, overrides_from(kwargs))
     workers = jobs or (cores() if samples * len(position.opponents) >= 600 else 1)
     with stop_on_ctrl_c() as stop, err().status(f"sampling {samples} hands per opponent…"):
+        from planner.elfenland.advice.obstacle import advise_obstacle
+
         advice = advise_obstacle(position, samples=samples, seed=seed, jobs=workers, stop=stop)
     if as_json:
         click.echo(json.dumps(report.obstacle_dict(advice, source=source), ensure_ascii=False, indent=2))

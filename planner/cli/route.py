@@ -7,7 +7,7 @@ import sys
 import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 from rich.text import Text
@@ -25,14 +25,15 @@ from planner.cli.conventions import (
 )
 from planner.cli.positions import limit_from, overrides_from, position_options, solver_options
 from planner.common.limits import Limit, Status, StopLike
-from planner.common.processes import ordered_map
 from planner.common.threads import cores
 from planner.elfenland import render, report
-from planner.elfenland.advice.keeping import KeepAdvice, advise_keep
 from planner.elfenland.inputs import Overrides, expand_sources, read_position
 from planner.elfenland.position import Position
 from planner.elfenland.solvers import Solution, solve
 from planner.errors import NotationError, PlannerError
+
+if TYPE_CHECKING:
+    from planner.elfenland.advice.keeping import KeepAdvice
 
 __all__ = ["check_pictures", "draw", "route"]
 
@@ -67,6 +68,8 @@ def _solve_one(job: _Job, stop: StopLike | None) -> _Outcome:
 def _outcomes(jobs: list[_Job], workers: int, stop: threading.Event) -> Iterator[_Outcome]:
     """Each job's outcome, in the jobs' order; with more than one worker, solved in that many processes (the
     caller's stop, Ctrl-C, reaches them; what has not started is cancelled)."""
+    from planner.common.processes import ordered_map  # multiprocessing: for a batch only
+
     return ordered_map(_solve_one, jobs, jobs=workers, stop=stop)
 
 
@@ -155,6 +158,8 @@ def route(sources: tuple[str, ...], solver: str, time_limit: float, nodes: int |
 
 def _keep(position: Position, solution: Solution, solver: str, limit: Limit, seed: int) -> KeepAdvice | None:
     """What to keep for the next round, from the routes as good as the best (some more runners-up are solved)."""
+    from planner.elfenland.advice.keeping import advise_keep
+
     plans = solution.plans if len(solution.plans) >= KEEP_CHOICES else solve(
         position, solver=solver, alternatives=KEEP_CHOICES, limit=limit, seed=seed).plans
     return advise_keep(position, plans, seed=seed)
@@ -162,6 +167,8 @@ def _keep(position: Position, solution: Solution, solver: str, limit: Limit, see
 
 def check_pictures(*paths: str | None) -> None:
     """Refuse a bad picture path before any solving, so the user does not wait for an error."""
+    if not any(paths):
+        return
     from planner.common.svg import check_picture_path
 
     try:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import secrets
 import sys
 import time
 from collections.abc import Callable, Iterator
@@ -156,6 +155,8 @@ def puzzle(seed: int | None, themes: tuple[str, ...], difficulties: tuple[int, .
       elfenland puzzle --export puzzles/ -n 50 --theme any --difficulty 1 --difficulty 3
       elfenland puzzle --stats
     """
+    import secrets
+
     from planner.elfenland.teach import report as teach_report
     from planner.elfenland.teach.trainer import Trainer
 

@@ -12,11 +12,8 @@ inherit a held lock. Workers leave Ctrl-C to the parent.
 
 from __future__ import annotations
 
-import multiprocessing
 import signal
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import ProcessPoolExecutor, wait
-from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
 from planner.common.limits import StopLike
@@ -51,6 +48,10 @@ def ordered_map(fn: Callable[[T, StopLike | None], R], items: Iterable[T], *, jo
         for item in todo:
             yield fn(item, stop)
         return
+    import multiprocessing  # a batch's cost only: a single solve never loads it
+    from concurrent.futures import ProcessPoolExecutor, wait
+    from concurrent.futures.process import BrokenProcessPool
+
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
     shared = context.Event()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from rich.console import Group, RenderableType
 from rich.panel import Panel
 from rich.table import Table
@@ -9,16 +11,18 @@ from rich.text import Text
 
 from planner.common.limits import Status
 from planner.common.problems import Problem
-from planner.elfenland.advice.drawing import DrawAdvice
-from planner.elfenland.advice.keeping import KeepAdvice
-from planner.elfenland.advice.obstacle import ObstacleAdvice
-from planner.elfenland.advice.placing import PlaceAdvice, RoadRisk
 from planner.elfenland.board import Board
 from planner.elfenland.explain import step_records, verdict
 from planner.elfenland.plan import Plan
 from planner.elfenland.position import Position
 from planner.elfenland.rules import COUNTER_TRANSPORTS, Caravan, Rules, Transport, counter_cost, raft_cost
 from planner.elfenland.solvers.common import Solution
+
+if TYPE_CHECKING:  # the advice modules load only with the commands that give advice
+    from planner.elfenland.advice.drawing import DrawAdvice
+    from planner.elfenland.advice.keeping import KeepAdvice
+    from planner.elfenland.advice.obstacle import ObstacleAdvice
+    from planner.elfenland.advice.placing import PlaceAdvice, RoadRisk
 
 PAY_STYLE = {"counter": "green", "caravan": "magenta", "raft": "blue"}
 

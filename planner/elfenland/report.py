@@ -6,19 +6,21 @@ contract. Kept out of the CLI so that the table server and scripts build the sam
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from planner.common.problems import Problem
-from planner.elfenland.advice.drawing import DrawAdvice, DrawOption
-from planner.elfenland.advice.keeping import KeepAdvice
-from planner.elfenland.advice.obstacle import ObstacleAdvice
-from planner.elfenland.advice.placing import PlaceAdvice, RoadRisk
 from planner.elfenland.board import Board
 from planner.elfenland.explain import step_records
 from planner.elfenland.plan import Plan
 from planner.elfenland.position import Position
 from planner.elfenland.rules import Transport
 from planner.elfenland.solvers.common import Solution
+
+if TYPE_CHECKING:  # the advice modules load only with the commands that give advice
+    from planner.elfenland.advice.drawing import DrawAdvice, DrawOption
+    from planner.elfenland.advice.keeping import KeepAdvice
+    from planner.elfenland.advice.obstacle import ObstacleAdvice
+    from planner.elfenland.advice.placing import PlaceAdvice, RoadRisk
 
 __all__ = ["SCHEMA", "board_dict", "check_dict", "draw_dict", "error_dict", "keep_dict", "obstacle_dict",
            "place_dict", "plan_dict", "solution_dict"]
