@@ -270,6 +270,19 @@ def test_the_obstacles_effects_are_what_re_solving_each_sample_says() -> None:
     assert anna.effects[0].road == "ALB-THR:d"
 
 
+@given(strategies.positions(max_cards=8, round_keys=False))
+@settings(max_examples=40)
+def test_the_free_roads_score_as_a_ceiling_never_changes_a_blocked_value(position: Position) -> None:
+    from planner.elfenland.advice.obstacle import _blocked
+    from planner.elfenland.solvers.search import best_value
+
+    free, used = best_value(position)
+    for tile in position.tiles:
+        if tile.transport is not None and not tile.obstacle and tile.road in used:
+            blocked = _blocked(position, tile.road)
+            assert best_value(blocked, ceiling=free[0])[0] == best_value(blocked)[0], (str(position), tile.road)
+
+
 def test_the_obstacle_advice_is_the_same_in_one_process_or_two() -> None:
     one = advise_obstacle(LEADER, samples=40, seed=5, jobs=1)
     two = advise_obstacle(LEADER, samples=40, seed=5, jobs=2)

@@ -98,7 +98,9 @@ def _sample(args: tuple[Position, tuple[str, ...]], stop: StopLike | None = None
     (None where its best route does not travel the road: the value stays)."""
     position, roads = args
     best, used = best_value(position, limit=SAMPLE_LIMIT)
-    return [best, *(best_value(_blocked(position, r), limit=SAMPLE_LIMIT)[0] if r in used else None for r in roads)]
+    # An obstacle only makes a road dearer, so the free road's score bounds the blocked one's from the start.
+    return [best, *(best_value(_blocked(position, r), limit=SAMPLE_LIMIT, ceiling=best[0])[0] if r in used else None
+                    for r in roads)]
 
 
 def _mean_error(values: Sequence[float]) -> tuple[float, float]:

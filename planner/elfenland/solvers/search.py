@@ -475,18 +475,21 @@ def beam_route(position: Position, width: int) -> Plan:
     return assemble(position, moves, proven=False, solver="search")
 
 
-def best_value(position: Position, *, limit: Limit | None = None,
-               joint: bool = False) -> tuple[tuple[int, int], frozenset[str]]:
+def best_value(position: Position, *, limit: Limit | None = None, joint: bool = False,
+               ceiling: int | None = None) -> tuple[tuple[int, int], frozenset[str]]:
     """The best route's (score, -cards spent) and the connections it travels, by the same search, without
     building the plan (with ``joint``, the best joint plan's).
 
     For advice that only aggregates values over many positions (sampled opponent hands): the plan is not shown,
     so it is neither assembled nor replayed. The position is taken as legal (derived from a checked one).
+    ``ceiling``, a score no route of the position can beat (known from a related position), prunes from the
+    first node on; it must be a true bound, or the value is wrong.
 
     Raises:
         SearchTimeout: the limit ran out before the search finished (the value would not be proven).
     """
     search = _Search(position, alternatives=1, budget=Budget(limit or Limit()), joint=joint)
+    search.ceiling = ceiling
     search.run()
     (score, neg_spent, _), moves = max(search.found.values(), key=lambda item: item[0])
     return (score, neg_spent), frozenset(move.connection for move in moves)
