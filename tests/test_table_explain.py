@@ -33,10 +33,10 @@ from typing import Any
 import pytest
 from test_table_phases import position_of, served
 
-import planner.table.advising as advising_module
 from planner.elfenland.plan import parse_route, verify
 from planner.elfenland.position import Tile
 from planner.elfenland.rules import Transport
+from planner.table.explaining import explain_stage
 
 DEAD_END = "06-dead-end.toml"
 
@@ -146,7 +146,7 @@ def test_the_last_round_explains_the_end_towns() -> None:
 
 
 def test_a_newer_change_stops_the_explanation_of_the_older_position(monkeypatch: pytest.MonkeyPatch) -> None:
-    real = advising_module.explain_stage
+    real = explain_stage
     stopped: list[bool] = []
     blocked = threading.Event()
 
@@ -157,7 +157,7 @@ def test_a_newer_change_stops_the_explanation_of_the_older_position(monkeypatch:
             return {"status": "stale"}
         return real(position, route, **kwargs)
 
-    monkeypatch.setattr(advising_module, "explain_stage", slow)
+    monkeypatch.setattr("planner.table.advising.explain_stage", slow)
     with served(DEAD_END, "travel") as table:
         heard: list[str] = []
         table.session.subscribe(heard.append)
