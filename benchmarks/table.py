@@ -136,6 +136,44 @@ def screenshots(folder: Path, browser: Any) -> None:
                 server.stop()
 
 
+# Scroll an element to the top of the screen, under the header that stays there.
+SCROLL_UNDER_HEADER = """(selector) => {
+  const top = document.querySelector(selector).getBoundingClientRect().top;
+  window.scrollBy(0, top - document.querySelector("#top").offsetHeight - 8);
+}"""
+
+
+def explain_screenshot(folder: Path, browser: Any) -> None:
+    """The "Why this route?" panel on a phone: scenario 06 with a step tapped; the what-ifs and my own route beside
+    the best; the map of the counter's what-if."""
+    position = read_position(str(ROOT / "scenarios" / "06-dead-end.toml"))
+    with Session(TableState(position, phase="travel"), warm_up=False) as session:
+        server = TableServer(session, host="127.0.0.1", port=0, token=TOKEN).start()
+        try:
+            session.change({"op": "yours", "route": "dag/U mah/D gra/D"})
+            context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True,
+                                          device_scale_factor=2)
+            page = context.new_page()
+            page.goto(f"http://127.0.0.1:{server.port}/?t={TOKEN}")
+            page.wait_for_selector("body[data-ready=true][data-solving=false][data-pending='']")
+            page.tap("#explain-panel > summary")
+            page.tap("#explain-steps li:nth-child(3) .step-head")
+            for name, where in (("table-explain-phone", "#explain-panel"),
+                                ("table-explain-whatif-phone", "#whatif-title")):
+                page.evaluate(SCROLL_UNDER_HEADER, where)
+                path = folder / f"{name}.png"
+                page.screenshot(path=str(path))
+                print(f"wrote {path}")
+            page.tap("#explain-whatif .whatif[data-kind=counter] .show-whatif")
+            page.evaluate("() => window.scrollTo(0, 0)")
+            path = folder / "table-explain-map-phone.png"
+            page.screenshot(path=str(path))
+            print(f"wrote {path}")
+            context.close()
+        finally:
+            server.stop()
+
+
 def cancelling(position: Position, phase: str, count: int) -> tuple[list[float], list[float]]:
     """Seconds from a change made while an older one is still worked out to its answer, and the same answer's
     time with nothing to stop: what the stop event saves a player who taps twice on a slow position."""
@@ -185,6 +223,7 @@ def main(argv: list[str] | None = None) -> int:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
     if args.screenshots:
         screenshots(args.screenshots, browser)
+        explain_screenshot(args.screenshots, browser)
         return 0
     if args.cancel:
         puzzle = read_position(str(ROOT / "scenarios" / "18-puzzle-every-road.toml"))

@@ -424,6 +424,7 @@ def test_why_this_route_shows_each_steps_reason_and_marks_its_road(browser: Any)
         phone.page.tap(f"{third} .step-head")
         phone.page.wait_for_selector('#map .connection.explained[data-connection="DAG-KIH:f"]')
         assert phone.page.get_attribute(f"{third} .step-head", "aria-pressed") == "true"
+        assert phone.page.get_attribute("#explain-steps li:nth-child(2) .step-head", "aria-pressed") == "false"
         assert "Dag'Amura" in phone.text("#explain-reach tbody tr[data-town=DAG]")
         phone.close()
 

@@ -6,7 +6,7 @@
 "use strict";
 
 const explained = {
-  step: null,     // the connection of the step whose road is marked on the map
+  step: null,     // { number, connection } of the step whose road is marked on the map
   whatIf: null,   // { kind, svg, text } of the what-if whose map is shown instead of the board
 };
 
@@ -46,17 +46,18 @@ function renderSteps(found) {
     return;
   }
   $("#explain-steps").replaceChildren(...found.steps.map((step) => el("li", {},
-    el("button", { type: "button", class: "step-head", "data-connection": step.connection,
-                   "aria-pressed": String(explained.step === step.connection),
-                   onclick: () => markStep(explained.step === step.connection ? null : step.connection) },
-       el("b", { text: `${step.step}. ${step.to}` }), ` · ${step.route} · ${step.reasons.join(", ")}`),
+    el("button", { type: "button", class: "step-head", "data-step": String(step.step),
+                   "aria-pressed": String(explained.step?.number === step.step),
+                   onclick: () => markStep(explained.step?.number === step.step ? null
+                     : { number: step.step, connection: step.connection }) },
+       el("b", { text: `${step.step}. ${step.to}` }), ` · ${step.route} · ${step.reasons.join(", ").replaceAll("-", " ")}`),
     ...step.text.map((sentence) => el("p", { class: "note", text: sentence })))));
 }
 
-function markStep(connection) {
-  explained.step = connection;
+function markStep(step) {
+  explained.step = step;
   for (const button of document.querySelectorAll("#explain-steps .step-head")) {
-    button.setAttribute("aria-pressed", String(button.dataset.connection === connection));
+    button.setAttribute("aria-pressed", String(Number(button.dataset.step) === step?.number));
   }
   markExplain();
 }
@@ -64,7 +65,8 @@ function markStep(connection) {
 // The marks the panel puts on the map, again after every redraw of it.
 function markExplain() {
   for (const node of document.querySelectorAll("#map .explained")) node.classList.remove("explained");
-  if (explained.step) $(`#map [data-connection="${CSS.escape(explained.step)}"]`)?.classList.add("explained");
+  const road = explained.step?.connection;
+  if (road) $(`#map [data-connection="${CSS.escape(road)}"]`)?.classList.add("explained");
   const shown = explained.whatIf && page.shownSvg === explained.whatIf.svg;
   if (!shown) explained.whatIf = null;
   $("#whatif-shown").hidden = !shown;
@@ -87,9 +89,14 @@ function renderReach(found) {
 }
 
 // -- what if -------------------------------------------------------------------------------------------------------
+// What the explanation counts: new towns, or in the last round points (the distance home costs some).
+function pointWord() {
+  return page.view?.position.last_round ? "point" : "town";
+}
+
 function gainText(gain) {
   const parts = [];
-  if (gain.points) parts.push(`${gain.points > 0 ? "+" : "−"}${plural(Math.abs(gain.points), "point")}`);
+  if (gain.points) parts.push(`${gain.points > 0 ? "+" : "−"}${plural(Math.abs(gain.points), pointWord())}`);
   if (gain.cards_saved > 0) parts.push(`${plural(gain.cards_saved, "card")} fewer`);
   if (gain.cards_saved < 0) parts.push(`${plural(-gain.cards_saved, "card")} more`);
   return parts.length ? parts.join(", ") : "adds nothing";
@@ -107,6 +114,11 @@ function renderWhatIf(found) {
       continue;
     }
     const helps = gain.points > 0 || gain.cards_saved > 0;
+    if (!helps) {
+      rows.push(el("p", { class: "whatif", "data-kind": kind,
+                          text: `No single extra ${kind} would help: the best stays as it is.` }));
+      continue;
+    }
     const text = `with ${gain.addition}`;
     const tools = [el("button", { type: "button", class: "show-whatif", "data-kind": kind,
                                   onclick: () => showWhatIf(kind, gain.svg, text) }, "show on map")];
@@ -115,9 +127,9 @@ function renderWhatIf(found) {
                                 onclick: () => send({ op: "tile", road: gain.road, counter: gain.counter_letter }, "#explain-problems") },
                     "put it on the board"));
     }
-    rows.push(el("div", { class: helps ? "whatif helps" : "whatif", "data-kind": kind },
+    rows.push(el("div", { class: "whatif helps", "data-kind": kind },
       el("p", {}, el("b", { text: `${gain.addition[0].toUpperCase()}${gain.addition.slice(1)}: ` }),
-         `${gainText(gain)} → ${gain.score} for ${plural(gain.cards_spent, "card")}: ${gain.route || "stay"}`),
+         `${gainText(gain)} → ${plural(gain.score, pointWord())} for ${plural(gain.cards_spent, "card")}: ${gain.route || "stay"}`),
       ties.length ? el("p", { class: "hint", text: `As good: ${ties.join("; ")}.` }) : "",
       el("div", { class: "row" }, ...tools)));
   }
@@ -163,7 +175,8 @@ function renderYours(view, found) {
   if (!yours || !view.yours) { box.replaceChildren(); return; }
   const best = found.best;
   const mine = yours.plan;
-  const total = `Yours: ${mine.score} for ${plural(mine.cards_spent, "card")}; the best: ${best.score} for ${plural(best.cards_spent, "card")}.`;
+  const total = `Yours: ${plural(mine.score, pointWord())} for ${plural(mine.cards_spent, "card")}; the best: `
+    + `${plural(best.score, pointWord())} for ${plural(best.cards_spent, "card")}.`;
   const lines = [];
   if (yours.optimal) {
     lines.push(el("p", { class: "advice", text: "Your route is as good as the best." }));
@@ -181,10 +194,10 @@ function renderYours(view, found) {
 
 function costText(cost) {
   const parts = [];
-  if (cost.points) parts.push(plural(cost.points, "point"));
+  if (cost.points) parts.push(plural(cost.points, pointWord()));
   if (cost.cards > 0) parts.push(`${plural(cost.cards, "card")} more`);
   if (cost.cards < 0) parts.push(`saves ${plural(-cost.cards, "card")}`);
-  return parts.join(" and ") || "nothing";
+  return parts.join(", ") || "nothing";
 }
 
 function watchExplain() {
