@@ -5,12 +5,14 @@
     python benchmarks/table.py --browser              # also in Chromium: tap "+" until the page shows the advice
     python benchmarks/table.py --screenshots docs/    # write the pictures of docs/table.md
     python benchmarks/table.py --cancel --puzzle-taps 3   # a tap that stops an older one's work, on the puzzle
+    python benchmarks/table.py --explain -n 12        # travel: a tap until "Why this route?" is worked out
 
 Each scenario is served on the loopback by a real server, in the phase measured; each tap adds or removes a card
 of the hand (so the advice really changes and is worked out and drawn again), alternating so the hand stays the
 same size. "first" is what the tap waits for: the view with the phase's first answer (the counter to draw, the
 placement to make now with its regrets, or the route) and its map; "complete" adds the later advice (the
-obstacle in the plan phase, with the page's 100 samples, and what to keep in the travel phase). The puzzles
+obstacle in the plan phase, with the page's 100 samples; in the travel phase what to keep, then the route's
+explanation, which ``--explain`` times on its own as well: the explain library call alone, in-process). The puzzles
 (hands over 8 cards) get ``--puzzle-taps`` taps in the draw and plan phases: their joint plans take seconds each.
 Nothing here asserts a time.
 """
@@ -32,6 +34,7 @@ from planner.elfenland.position import Position
 from planner.elfenland.rules import HAND_SIZE
 from planner.table import PHASES
 from planner.table.app import COOKIE
+from planner.table.explaining import explain_stage
 from planner.table.server import TableServer
 from planner.table.session import Session
 from planner.table.state import TableState
@@ -199,6 +202,25 @@ def cancelling(position: Position, phase: str, count: int) -> tuple[list[float],
     return interrupted, alone
 
 
+def explain_round_trips(position: Position, count: int) -> tuple[list[float], list[float]]:
+    """Seconds from each tap (travel phase) to the view with the route's explanation in, and the explanation's
+    library call alone on the same positions (no keep advice before it, no server)."""
+    served, alone = [], []
+    with Session(TableState(position, phase="travel")) as session:
+        session.wait_solved(1, timeout=120, complete=True)
+        changes = taps(position)
+        for i in range(count):
+            started = time.perf_counter()
+            applied, _ = session.change(changes[i % 2])
+            view = session.wait_solved(applied.version, timeout=120, complete=True)
+            served.append(time.perf_counter() - started)
+            assert view["advice"]["explain"]["status"] == "done", view["advice"]["explain"]
+            started = time.perf_counter()
+            explain_stage(session.state.position, None, limit=session.settings.limit)
+            alone.append(time.perf_counter() - started)
+    return served, alone
+
+
 def summary(label: str, times: list[float]) -> str:
     ms = [t * 1000 for t in times]
     return (f"{label}: median {statistics.median(ms):.0f} ms, p95 {percentile(ms, 0.95):.0f} ms, "
@@ -212,6 +234,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--phases", default=",".join(PHASES), help="phases to time, comma-separated")
     parser.add_argument("--browser", action="store_true", help="also time the round trip in Chromium")
     parser.add_argument("--screenshots", type=Path, help="write the pictures of docs/table.md to this folder")
+    parser.add_argument("--explain", action="store_true", help="only time the travel phase's explanation, on the "
+                        "real-game hands (at most 8 cards)")
     parser.add_argument("--cancel", action="store_true", help="only time a tap that stops an older one's work, on "
                         "the 20-card puzzle (the slowest bundled scenario)")
     args = parser.parse_args(argv)
@@ -224,6 +248,23 @@ def main(argv: list[str] | None = None) -> int:
     if args.screenshots:
         screenshots(args.screenshots, browser)
         explain_screenshot(args.screenshots, browser)
+        return 0
+    if args.explain:
+        served: list[float] = []
+        alone: list[float] = []
+        for path in sorted((ROOT / "scenarios").glob("*.toml")):
+            position = read_position(str(path))
+            if len(position.hand) > HAND_SIZE:
+                continue
+            taken, library = explain_round_trips(position, args.n)
+            served += taken
+            alone += library
+            print(f"explain {path.name:32} {len(position.hand):2} cards  tap -> explanation median "
+                  f"{statistics.median(taken) * 1000:6.0f} ms, explain alone median "
+                  f"{statistics.median(library) * 1000:6.0f} ms (n={args.n})", flush=True)
+        print(summary("travel: tap -> the explanation in the view (keep advice first), hands of at most 8 cards",
+                      served))
+        print(summary("travel: the explanation alone (explain_stage), hands of at most 8 cards", alone))
         return 0
     if args.cancel:
         puzzle = read_position(str(ROOT / "scenarios" / "18-puzzle-every-road.toml"))
