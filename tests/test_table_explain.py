@@ -31,11 +31,15 @@ import threading
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from test_table_phases import position_of, served
 
 from planner.elfenland.plan import parse_route, verify
 from planner.elfenland.position import Tile
 from planner.elfenland.rules import Transport
+from planner.errors import IllegalPositionError
+from planner.table.changes import read_own_route
 from planner.table.explaining import explain_stage
 
 DEAD_END = "06-dead-end.toml"
@@ -165,3 +169,23 @@ def test_a_newer_change_stops_the_explanation_of_the_older_position(monkeypatch:
         view = table.change({"op": "yours", "route": "dag/U"})
         assert stopped == [True] and explanation(view)["yours"]["route_legal"]
         assert not any('"stale"' in text for text in heard)
+
+
+# Route text near the notation: town codes, names and typos of them, card letters, terrains, separators, junk.
+_towns = st.sampled_from(["dag", "kih", "mah", "gra", "lap", "riv", "elv", "ytt", "Kihromah", "kirhomah", "Dag'Amura",
+                          "xyz", "", "d", "mah:m", "gra:r", "kih:q"])
+_cards = st.sampled_from(["U", "D", "UU", "PCT", "R", "u", "Q", "", "D2", "dragon"])
+_steps = st.tuples(_towns, st.sampled_from(["/", " / ", "", "//"]), _cards).map("".join)
+_routes = st.lists(_steps, max_size=6).flatmap(
+    lambda steps: st.sampled_from([" ", ", ", " -> ", ";"]).map(lambda sep: sep.join(steps))) | st.text(max_size=40)
+
+
+@given(_routes)
+def test_fuzzed_own_routes_are_legal_or_refused_with_their_reason(text: str) -> None:
+    position = position_of(DEAD_END)
+    try:
+        steps = read_own_route(position, text)
+    except IllegalPositionError as error:
+        assert error.problems and all(p.field == "yours" and p.message for p in error.problems)
+        return
+    verify(position, steps)  # what is accepted replays as legal: the comparison never meets an illegal step
