@@ -39,6 +39,7 @@ from planner.elfenland.plan import parse_route, verify
 from planner.elfenland.position import Tile
 from planner.elfenland.rules import Transport
 from planner.errors import IllegalPositionError
+from planner.table.advising import later_stage
 from planner.table.changes import read_own_route
 from planner.table.explaining import explain_stage
 
@@ -189,3 +190,23 @@ def test_fuzzed_own_routes_are_legal_or_refused_with_their_reason(text: str) -> 
         assert error.problems and all(p.field == "yours" and p.message for p in error.problems)
         return
     verify(position, steps)  # what is accepted replays as legal: the comparison never meets an illegal step
+
+
+def test_my_route_does_not_sample_the_keep_advice_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Setting my route leaves the position as it was: its keep advice (seeded) and, once my route is taken away
+    # again, its plain explanation are the answers worked out before, not worked out again.
+    real = later_stage
+    kinds: list[str] = []
+
+    def counted(later: Any, **kwargs: Any) -> Any:
+        kinds.append(later.kind)
+        return real(later, **kwargs)
+
+    monkeypatch.setattr("planner.table.session.later_stage", counted)
+    with served(DEAD_END, "travel") as table:
+        first = table.complete(1)
+        view = table.change({"op": "yours", "route": "dag/U mah/D gra/D"})
+        assert kinds == ["keep", "explain", "explain"]
+        assert view["advice"]["keep"] == first["advice"]["keep"] and explanation(view)["yours"]["behind_at"] == 2
+        view = table.change({"op": "yours", "route": ""})
+        assert kinds == ["keep", "explain", "explain"] and explanation(view) == explanation(first)

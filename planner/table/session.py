@@ -21,6 +21,7 @@ import json
 import logging
 import threading
 import time
+from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
 
@@ -34,12 +35,15 @@ from planner.table.advising import TABLE_LIMIT, Later, Settings, Stage, Supersed
 from planner.table.state import Applied, TableState
 from planner.table.views import position_document
 
-__all__ = ["INTERIM_AFTER", "TABLE_LIMIT", "Session"]
+__all__ = ["INTERIM_AFTER", "LATER_KEPT", "TABLE_LIMIT", "Session"]
 
 logger = logging.getLogger(__name__)
 
 INTERIM_AFTER = 0.25
 """Seconds a solve may run before the map is redrawn without a route, so the change shows while it goes on."""
+LATER_KEPT = 16
+"""Later advice kept per (kind, position, my route): a change that leaves the position as it was (my own route,
+the phase, undo back to it) does not sample its keep advice again (the advice is seeded: the same answer)."""
 
 Listener = Callable[[str], None]
 
@@ -60,6 +64,7 @@ class Session:
         self._running_stop: threading.Event | None = None
         self._later: tuple[int, tuple[Later, ...]] | None = None  # the advisor thread's next jobs
         self._later_stop: threading.Event | None = None
+        self._later_kept: OrderedDict[tuple[str, Position, tuple[Step, ...] | None], dict[str, Any]] = OrderedDict()
         self._solved = 0  # the version whose first stage is out
         self._complete = 0  # the version whose later advice is out too
         self._save_error: str | None = None
@@ -291,11 +296,23 @@ class Session:
                     self._later_stop = None
 
     def _later_parts(self, later: Later, stop: threading.Event) -> dict[str, Any]:
-        """One later advice's keys for the advice document; a failure is said beside the advice, not raised."""
+        """One later advice's keys for the advice document; a failure is said beside the advice, not raised.
+
+        Only the advisor thread calls it, so the kept answers need no lock."""
+        key = (later.kind, later.position, later.route)
+        kept = self._later_kept.get(key)
+        if kept is not None:
+            self._later_kept.move_to_end(key)
+            return kept
         try:
-            return later_stage(later, settings=self.settings, stop=stop)
+            parts = later_stage(later, settings=self.settings, stop=stop)
         except PlannerError as error:
             return {later.kind: {"status": "error", "note": str(error)}}
         except Exception as error:  # a bug: say so beside the advice and keep the table running
             logger.exception("the %s advice of %s failed", later.kind, later.position)
             return {later.kind: {"status": "error", "note": f"internal error ({type(error).__name__}: {error})"}}
+        if not stop.is_set():  # a stopped answer rests on part of the work: never reuse it
+            self._later_kept[key] = parts
+            while len(self._later_kept) > LATER_KEPT:
+                self._later_kept.popitem(last=False)
+        return parts
