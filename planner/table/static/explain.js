@@ -21,7 +21,7 @@ function renderExplain(view) {
   $("#explain-panel").dataset.status = status;
   $("#explain-status").textContent = status === "done" ? (found.proven ? "proven" : "not every answer proven")
     : status === "error" ? "could not be worked out" : "working out…";
-  $("#explain-note").textContent = status === "error" ? found.note : status === "done" ? "" : "working out…";
+  $("#explain-note").textContent = status === "error" ? found.note : "";  // the summary says "working out…"
   $("#yours").placeholder = "your route, e.g. " + (view.solution?.plans[0]?.route || "thr/E jac/D").toLowerCase();
   if (document.activeElement !== $("#yours") && !$("#yours").dataset.edited) $("#yours").value = view.yours ?? "";
   $("#copy-best").disabled = !view.solution?.plans[0]?.steps.length;
