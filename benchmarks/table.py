@@ -5,12 +5,14 @@
     python benchmarks/table.py --browser              # also in Chromium: tap "+" until the page shows the advice
     python benchmarks/table.py --screenshots docs/    # write the pictures of docs/table.md
     python benchmarks/table.py --cancel --puzzle-taps 3   # a tap that stops an older one's work, on the puzzle
+    python benchmarks/table.py --explain -n 12        # travel: a tap until "Why this route?" is worked out
 
 Each scenario is served on the loopback by a real server, in the phase measured; each tap adds or removes a card
 of the hand (so the advice really changes and is worked out and drawn again), alternating so the hand stays the
 same size. "first" is what the tap waits for: the view with the phase's first answer (the counter to draw, the
 placement to make now with its regrets, or the route) and its map; "complete" adds the later advice (the
-obstacle in the plan phase, with the page's 100 samples, and what to keep in the travel phase). The puzzles
+obstacle in the plan phase, with the page's 100 samples; in the travel phase what to keep, then the route's
+explanation, which ``--explain`` times on its own as well: the explain library call alone, in-process). The puzzles
 (hands over 8 cards) get ``--puzzle-taps`` taps in the draw and plan phases: their joint plans take seconds each.
 Nothing here asserts a time.
 """
@@ -32,6 +34,7 @@ from planner.elfenland.position import Position
 from planner.elfenland.rules import HAND_SIZE
 from planner.table import PHASES
 from planner.table.app import COOKIE
+from planner.table.explaining import explain_stage
 from planner.table.server import TableServer
 from planner.table.session import Session
 from planner.table.state import TableState
@@ -53,6 +56,13 @@ def taps(position: Position) -> list[dict[str, Any]]:
     return [{"op": "card", "card": held[0].letter, "delta": d} for d in (-1, 1)]
 
 
+def forget(session: Session) -> None:
+    """Drop the later answers the session keeps: the taps go back and forth between two positions, and what is
+    measured is the work of each, not the kept answer (which a real game, never twice in a position, rarely
+    meets)."""
+    session._later_kept.clear()  # noqa: SLF001 (the benchmark's own look inside)
+
+
 def http_round_trips(position: Position, phase: str, count: int) -> tuple[list[float], list[float]]:
     """Seconds from each POST to its first answer, and to its complete advice."""
     with Session(TableState(position, phase=phase)) as session:
@@ -64,6 +74,7 @@ def http_round_trips(position: Position, phase: str, count: int) -> tuple[list[f
                                timeout=120) as phone:
                 changes = taps(position)
                 for i in range(count):
+                    forget(session)
                     started = time.perf_counter()
                     answer = phone.post("/api/change", json=changes[i % 2]).json()
                     if answer["view"]["solving"]:
@@ -136,6 +147,44 @@ def screenshots(folder: Path, browser: Any) -> None:
                 server.stop()
 
 
+# Scroll an element to the top of the screen, under the header that stays there.
+SCROLL_UNDER_HEADER = """(selector) => {
+  const top = document.querySelector(selector).getBoundingClientRect().top;
+  window.scrollBy(0, top - document.querySelector("#top").offsetHeight - 8);
+}"""
+
+
+def explain_screenshot(folder: Path, browser: Any) -> None:
+    """The "Why this route?" panel on a phone: scenario 06 with a step tapped; the what-ifs and my own route beside
+    the best; the map of the counter's what-if."""
+    position = read_position(str(ROOT / "scenarios" / "06-dead-end.toml"))
+    with Session(TableState(position, phase="travel"), warm_up=False) as session:
+        server = TableServer(session, host="127.0.0.1", port=0, token=TOKEN).start()
+        try:
+            session.change({"op": "yours", "route": "dag/U mah/D gra/D"})
+            context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True,
+                                          device_scale_factor=2)
+            page = context.new_page()
+            page.goto(f"http://127.0.0.1:{server.port}/?t={TOKEN}")
+            page.wait_for_selector("body[data-ready=true][data-solving=false][data-pending='']")
+            page.tap("#explain-panel > summary")
+            page.tap("#explain-steps li:nth-child(3) .step-head")
+            for name, where in (("table-explain-phone", "#explain-panel"),
+                                ("table-explain-whatif-phone", "#whatif-title")):
+                page.evaluate(SCROLL_UNDER_HEADER, where)
+                path = folder / f"{name}.png"
+                page.screenshot(path=str(path))
+                print(f"wrote {path}")
+            page.tap("#explain-whatif .whatif[data-kind=counter] .show-whatif")
+            page.evaluate("() => window.scrollTo(0, 0)")
+            path = folder / "table-explain-map-phone.png"
+            page.screenshot(path=str(path))
+            print(f"wrote {path}")
+            context.close()
+        finally:
+            server.stop()
+
+
 def cancelling(position: Position, phase: str, count: int) -> tuple[list[float], list[float]]:
     """Seconds from a change made while an older one is still worked out to its answer, and the same answer's
     time with nothing to stop: what the stop event saves a player who taps twice on a slow position."""
@@ -161,6 +210,36 @@ def cancelling(position: Position, phase: str, count: int) -> tuple[list[float],
     return interrupted, alone
 
 
+def explain_round_trips(position: Position, count: int) -> tuple[list[float], list[float], list[float]]:
+    """Seconds from each tap (travel phase) to the view with the route's explanation in, the explanation's
+    library call alone on the same positions (no keep advice before it, no server), and from setting my own
+    route (the best without its last step; none when the best has no step) to the view with its comparison."""
+    served, alone, mine = [], [], []
+    with Session(TableState(position, phase="travel")) as session:
+        session.wait_solved(1, timeout=120, complete=True)
+        changes = taps(position)
+        for i in range(count):
+            forget(session)
+            started = time.perf_counter()
+            applied, _ = session.change(changes[i % 2])
+            view = session.wait_solved(applied.version, timeout=120, complete=True)
+            served.append(time.perf_counter() - started)
+            assert view["advice"]["explain"]["status"] == "done", view["advice"]["explain"]
+            started = time.perf_counter()
+            explain_stage(session.state.position, None, limit=session.settings.limit)
+            alone.append(time.perf_counter() - started)
+            steps = view["solution"]["plans"][0]["route"].split()
+            if steps:
+                started = time.perf_counter()
+                applied, _ = session.change({"op": "yours", "route": " ".join(steps[:-1]) or steps[0]})
+                assert applied.ok, applied.problems
+                view = session.wait_solved(applied.version, timeout=120, complete=True)
+                mine.append(time.perf_counter() - started)
+                assert view["advice"]["explain"]["yours"] is not None
+                session.change({"op": "yours", "route": ""})
+    return served, alone, mine
+
+
 def summary(label: str, times: list[float]) -> str:
     ms = [t * 1000 for t in times]
     return (f"{label}: median {statistics.median(ms):.0f} ms, p95 {percentile(ms, 0.95):.0f} ms, "
@@ -174,6 +253,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--phases", default=",".join(PHASES), help="phases to time, comma-separated")
     parser.add_argument("--browser", action="store_true", help="also time the round trip in Chromium")
     parser.add_argument("--screenshots", type=Path, help="write the pictures of docs/table.md to this folder")
+    parser.add_argument("--explain", action="store_true", help="only time the travel phase's explanation, on the "
+                        "real-game hands (at most 8 cards)")
     parser.add_argument("--cancel", action="store_true", help="only time a tap that stops an older one's work, on "
                         "the 20-card puzzle (the slowest bundled scenario)")
     args = parser.parse_args(argv)
@@ -185,6 +266,27 @@ def main(argv: list[str] | None = None) -> int:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
     if args.screenshots:
         screenshots(args.screenshots, browser)
+        explain_screenshot(args.screenshots, browser)
+        return 0
+    if args.explain:
+        served: list[float] = []
+        alone: list[float] = []
+        mine: list[float] = []
+        for path in sorted((ROOT / "scenarios").glob("*.toml")):
+            position = read_position(str(path))
+            if len(position.hand) > HAND_SIZE:
+                continue
+            taken, library, compared = explain_round_trips(position, args.n)
+            served += taken
+            alone += library
+            mine += compared
+            print(f"explain {path.name:32} {len(position.hand):2} cards  tap -> explanation median "
+                  f"{statistics.median(taken) * 1000:6.0f} ms, explain alone median "
+                  f"{statistics.median(library) * 1000:6.0f} ms (n={args.n})", flush=True)
+        print(summary("travel: tap -> the explanation in the view (keep advice first), hands of at most 8 cards",
+                      served))
+        print(summary("travel: the explanation alone (explain_stage), hands of at most 8 cards", alone))
+        print(summary("travel: my route -> its comparison in the view, hands of at most 8 cards", mine))
         return 0
     if args.cancel:
         puzzle = read_position(str(ROOT / "scenarios" / "18-puzzle-every-road.toml"))

@@ -398,3 +398,66 @@ def test_travel_shows_what_to_keep_and_a_new_round_keeps_it(browser: Any) -> Non
         assert phone.text("#supply .card[data-card=D] .count") == "× 0"
         assert phone.text("#round") == "2 of 4"
         phone.close()
+
+
+# -- the travel phase's "Why this route?" ------------------------------------------------------------------------
+# Scenario 06's answers, derived by hand in tests/test_table_explain.py: the best is DAG/U KIH/U DAG/U MAH/D GRA/D,
+# its third step goes back from the dead end Kihromah; a counter on an empty road adds a town; my route
+# dag/U mah/D gra/D falls behind at step 2; dag/U kih/D pays a dragon for the unicorn counter at step 2.
+def map_svg(phone: Phone) -> str:
+    return str(phone.page.evaluate("() => document.querySelector('#map svg').outerHTML"))
+
+
+def open_explanation(phone: Phone) -> None:
+    complete(phone)
+    assert not phone.page.is_visible("#explain-steps")  # collapsed: the travel phase opens on the route
+    phone.page.tap("#explain-panel > summary")
+    phone.page.wait_for_selector("#explain-panel[data-status=done] #explain-steps li")
+
+
+def test_why_this_route_shows_each_steps_reason_and_marks_its_road(browser: Any) -> None:
+    with table_at("06-dead-end.toml", "travel") as server:
+        phone = Phone(browser, server).open()
+        open_explanation(phone)
+        third = "#explain-steps li:nth-child(3)"
+        assert "dead end" in phone.text(third) and "Kihromah" in phone.text(third)
+        phone.page.tap(f"{third} .step-head")
+        phone.page.wait_for_selector('#map .connection.explained[data-connection="DAG-KIH:f"]')
+        assert phone.page.get_attribute(f"{third} .step-head", "aria-pressed") == "true"
+        assert phone.page.get_attribute("#explain-steps li:nth-child(2) .step-head", "aria-pressed") == "false"
+        assert "Dag'Amura" in phone.text("#explain-reach tbody tr[data-town=DAG]")
+        phone.close()
+
+
+def test_a_what_if_shows_its_route_on_the_map_and_its_counter_goes_on_the_board(browser: Any) -> None:
+    with table_at("06-dead-end.toml", "travel") as server:
+        phone = Phone(browser, server).open()
+        open_explanation(phone)
+        board = map_svg(phone)
+        phone.page.tap("#explain-whatif .whatif[data-kind=counter] .show-whatif")
+        phone.page.wait_for_selector("#whatif-shown:not([hidden])")
+        assert map_svg(phone) != board and "the best route with a" in phone.text("#whatif-shown-text")
+        phone.page.tap("#whatif-back")
+        assert map_svg(phone) == board and not phone.page.is_visible("#whatif-shown")
+        tiles = len(server.session.view()["position"]["tiles"])
+        phone.tap("#explain-whatif .whatif[data-kind=counter] .apply-whatif")
+        assert len(server.session.view()["position"]["tiles"]) == tiles + 1
+        phone.tap("#undo")
+        assert len(server.session.view()["position"]["tiles"]) == tiles
+        phone.close()
+
+
+def test_my_own_route_is_compared_or_refused_inline(browser: Any) -> None:
+    with table_at("06-dead-end.toml", "travel") as server:
+        phone = Phone(browser, server).open()
+        open_explanation(phone)
+        phone.page.fill("#yours", "dag/U kih/D")
+        phone.page.tap("#yours-form button[type=submit]")
+        phone.page.wait_for_selector("#yours-problems .problem-text")
+        assert phone.text("#yours-problems").startswith("step 2 (kih/D): ")
+        phone.page.fill("#yours", "dag/U mah/D gra/D")
+        phone.page.tap("#yours-form button[type=submit]")
+        phone.page.wait_for_function("() => document.querySelector('#yours-result').textContent.includes('step 2')")
+        assert "falls behind at step 2 (MAH/D)" in phone.text("#yours-result")
+        assert phone.text("#yours-problems") == ""
+        phone.close()

@@ -31,7 +31,7 @@ def test_the_scripts_parse() -> None:
         if os.environ.get("CI"):
             pytest.fail("node is not installed: CI must check the page's script")
         pytest.skip("node is not installed")
-    for script in ("round.js", "app.js"):
+    for script in ("round.js", "explain.js", "app.js"):
         done = subprocess.run([node, "--check", str(STATIC / script)], capture_output=True, text=True, check=False)
         assert done.returncode == 0, done.stderr
 

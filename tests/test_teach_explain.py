@@ -4,6 +4,7 @@ force, networkx distances, the board data and the rule text's numbers."""
 from __future__ import annotations
 
 import random
+import threading
 from pathlib import Path
 
 import networkx as nx
@@ -21,7 +22,7 @@ from planner.elfenland.plan import Pay, Plan, Step, parse_route, verify
 from planner.elfenland.position import Hand, Position
 from planner.elfenland.position_file import load_position
 from planner.elfenland.rules import COSTS, DECK, TRANSPORTS, Caravan, HomeDistance
-from planner.elfenland.solvers import solve
+from planner.elfenland.solvers import Status, solve
 from planner.elfenland.teach.compare import compare
 from planner.elfenland.teach.ends import END_ROWS, end_table
 from planner.elfenland.teach.explanation import explain
@@ -342,3 +343,16 @@ def test_explain_puts_it_all_together() -> None:
     assert len(found.notes) == 2 and found.ends is not None and found.what_if is not None
     assert found.comparison is not None and found.comparison.behind_at == 1
     assert {row.town for row in found.reach} == position.collectable()
+
+
+# -- stopping ----------------------------------------------------------------------------------------------------
+def test_a_set_stop_ends_the_explanation_with_what_was_found_unproven() -> None:
+    # The table stops an explanation when a newer change comes: every solve in it (the route, each what-if, the
+    # end towns, the comparison) takes the stop, so it ends at once with a legal route, marked unproven.
+    position = load_position(str(SCENARIOS / "18-puzzle-every-road.toml"))  # about 2 s when left to finish
+    stop = threading.Event()
+    stop.set()
+    found = explain(position, route=(), stop=stop)
+    assert found.solution.status is Status.STOPPED and not found.proven
+    assert found.what_if is not None and not found.what_if.proven
+    assert verify(position, found.solution.plan.steps).score == found.solution.plan.score

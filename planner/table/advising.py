@@ -10,9 +10,10 @@ session's stop event, so a newer change cuts it short:
 - **travel**: the best route on the board as it is (:func:`solve`), as the page showed before the advisor.
 
 :func:`later_stage` is what the page may wait for: the obstacle advice in the plan phase (while I hold my
-obstacle and opponents are known) and the keep advice in the travel phase. The session runs them in a thread of
-their own, where a newer change never waits for them, and stops them when their position is gone (a stopped one
-rests on the samples solved so far, and nobody sees it).
+obstacle and opponents are known), and in the travel phase the keep advice, then the explanation of the route
+("Why this route?", with the player's own route beside it: :mod:`planner.table.explaining`). The session runs
+them in a thread of their own, where a newer change never waits for them, and stops them when their position is
+gone (a stopped one rests on the samples solved so far, and nobody sees it).
 
 Library code: plain data out (:mod:`planner.table.views` documents), no thread, no web import.
 """
@@ -27,11 +28,12 @@ from planner.elfenland.advice.drawing import advise_draw
 from planner.elfenland.advice.keeping import advise_keep
 from planner.elfenland.advice.obstacle import advise_obstacle
 from planner.elfenland.advice.placing import joint_plan, place_now, risks
-from planner.elfenland.plan import Plan
+from planner.elfenland.plan import Plan, Step
 from planner.elfenland.position import Position
 from planner.elfenland.rules import SUPPLY_LIMIT
 from planner.elfenland.solvers import solve
 from planner.table import PAGE_SAMPLES
+from planner.table.explaining import explain_stage
 from planner.table.views import (
     draw_document,
     keep_document,
@@ -68,10 +70,12 @@ class Settings:
 
 @dataclass(frozen=True, slots=True)
 class Later:
-    """Advice still to come after the first stage: ``obstacle`` or ``keep``, for this position."""
+    """Advice still to come after the first stage: ``obstacle``, ``keep`` or ``explain``, for this position
+    (``route``: the player's own route, which the explanation compares with the best)."""
 
     kind: str
     position: Position
+    route: tuple[Step, ...] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,12 +89,14 @@ class Stage:
     picture: Position
     """The board to draw: with the placements of the plan drawn on it."""
     plans: tuple[Plan, ...]
-    later: Later | None = None
+    later: tuple[Later, ...] = ()
+    """The advice still to come, in the order it is worked out."""
 
 
 def first_stage(phase: str, position: Position, *, alternatives: int = 1, settings: Settings = Settings(),
-                stop: StopLike | None = None) -> Stage:
-    """The first answer of ``phase`` for ``position`` (legal), every solve stopped by ``stop``.
+                stop: StopLike | None = None, route: tuple[Step, ...] | None = None) -> Stage:
+    """The first answer of ``phase`` for ``position`` (legal), every solve stopped by ``stop``; ``route`` is the
+    player's own (legal) route, for the travel phase's explanation.
 
     Raises:
         SolverError: a solver failed (a bug).
@@ -100,7 +106,8 @@ def first_stage(phase: str, position: Position, *, alternatives: int = 1, settin
     if phase == "travel":
         solution = solve(position, solver=settings.solver, alternatives=alternatives, limit=settings.limit,
                          stop=stop)
-        later = None if position.last_round else Later("keep", position)
+        keep = () if position.last_round else (Later("keep", position),)
+        later = (*keep, Later("explain", position, route))
         return Stage(solution_document(solution), travel_document(position, solution), position, solution.plans,
                      later)
     if phase == "plan":
@@ -108,7 +115,7 @@ def first_stage(phase: str, position: Position, *, alternatives: int = 1, settin
         if stop is not None and stop.is_set():
             raise Superseded  # the regrets would take as long again, for a position nobody will see
         roads = risks(advice, solver=settings.solver, limit=settings.limit, stop=stop)
-        later = Later("obstacle", position) if position.obstacle and position.opponents else None
+        later = (Later("obstacle", position),) if position.obstacle and position.opponents else ()
         plan = advice.joint.plan
         return Stage(solution_document(advice.joint), place_document(advice, roads, samples=settings.samples),
                      plan.position, (plan,), later)
@@ -138,4 +145,6 @@ def later_stage(later: Later, *, settings: Settings = Settings(), stop: StopLike
                       stop=stop).plans
         keep = advise_keep(position, plans, samples=settings.keep_samples, stop=stop)
         return {"keep": None if keep is None else keep_document(position, keep)}
+    if later.kind == "explain":
+        return {"explain": explain_stage(position, later.route, limit=settings.limit, stop=stop)}
     raise ValueError(f"unknown advice {later.kind!r}")

@@ -2,8 +2,8 @@
 
 Routes (no route reads a path, a file name or anything but JSON from the request):
 
-- ``GET /`` the page; ``GET /app.js``, ``/round.js``, ``/app.css``, ``/icon.svg`` its parts, served from the
-  package (no CDN: a table works offline);
+- ``GET /`` the page; ``GET /app.js``, ``/round.js``, ``/explain.js``, ``/app.css``, ``/icon.svg`` its parts,
+  served from the package (no CDN: a table works offline);
 - ``GET /api/board`` the board's shapes, cards and rule options; ``GET /api/view`` the latest view;
 - ``POST /api/change`` one change as a small JSON object (:mod:`planner.table.changes`): the answer is the
   refusal's structured problems (``ok`` false), or the new view, solved if that took less than ``ANSWER_WAIT`` seconds;
@@ -47,8 +47,8 @@ CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' 
        "base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
 HEADERS = {"content-security-policy": CSP, "x-content-type-options": "nosniff", "referrer-policy": "no-referrer",
            "x-frame-options": "DENY", "cache-control": "no-store"}
-STATIC = {"/app.js": "application/javascript", "/round.js": "application/javascript", "/app.css": "text/css",
-          "/icon.svg": "image/svg+xml"}
+STATIC = {"/app.js": "application/javascript", "/round.js": "application/javascript",
+          "/explain.js": "application/javascript", "/app.css": "text/css", "/icon.svg": "image/svg+xml"}
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]

@@ -17,14 +17,21 @@ from typing import Any
 
 from planner.common.forms import Form
 from planner.common.problems import Problem, Problems
-from planner.elfenland.notation import parse_cards, parse_connection, parse_counter, parse_town, parse_transport
-from planner.elfenland.plan import parse_route, verify
+from planner.elfenland.notation import (
+    parse_cards,
+    parse_connection,
+    parse_counter,
+    parse_route_tokens,
+    parse_town,
+    parse_transport,
+)
+from planner.elfenland.plan import Step, parse_route, verify
 from planner.elfenland.position import Hand, Position, Tile
 from planner.elfenland.rules import FIRST_ROUND, RULE_OPTIONS, Rules, Transport
-from planner.errors import IllegalPositionError, NotationError, PlannerError
+from planner.errors import IllegalPositionError, IllegalStepError, NotationError, PlannerError
 from planner.table.rounds import ROUND_OPS, apply_round_change, read_round_change
 
-__all__ = ["HISTORY_OPS", "OPS", "VIEW_OPS", "Change", "apply_change", "read_change", "rules_text"]
+__all__ = ["HISTORY_OPS", "OPS", "VIEW_OPS", "Change", "apply_change", "read_change", "read_own_route", "rules_text"]
 
 OPS: dict[str, tuple[str, ...]] = {
     "tile": ("road", "counter", "obstacle"),
@@ -37,6 +44,7 @@ OPS: dict[str, tuple[str, ...]] = {
     "rule": ("name", "value"),
     "notation": ("text",),
     "travel": ("route",),
+    "yours": ("route",),
     "undo": (),
     "redo": (),
     "alternatives": ("count",),
@@ -45,7 +53,7 @@ OPS: dict[str, tuple[str, ...]] = {
 """Every operation and the keys it takes besides ``op`` (the round's are in :mod:`planner.table.rounds`)."""
 HISTORY_OPS = frozenset({"undo", "redo"})
 """Operations on the table's history rather than on the position."""
-VIEW_OPS = frozenset({"alternatives", "phase"})
+VIEW_OPS = frozenset({"alternatives", "phase", "yours"})
 """Operations on what the table shows rather than on the position (not in the history, not saved)."""
 MAX_ALTERNATIVES = 5
 
@@ -141,9 +149,9 @@ def read_change(data: Any) -> Change:
             problems.add("missing-key", "round", None, "the round is needed, e.g. 2")
     elif op == "rule":
         _read_rule(form, problems, fields)
-    elif op in ("notation", "travel"):
+    elif op in ("notation", "travel", "yours"):
         key = "text" if op == "notation" else "route"
-        fields["text"] = form.text(key, required="the text to read", empty=op == "travel")
+        fields["text"] = form.text(key, required="the text to read", empty=op != "notation")
     elif op == "alternatives":
         fields["count"] = form.integer("count", low=1, high=MAX_ALTERNATIVES)
         if fields["count"] is None and not problems:
@@ -181,8 +189,8 @@ def apply_change(position: Position, change: Change) -> Position:
         IllegalPositionError: a change that cannot even be expressed as a position: a card count below zero, a
             new round after the last, a notation or a route that does not parse or is not legal, a counter taken
             or placed that is not there (see :func:`~planner.table.rounds.apply_round_change`).
-        ValueError: a history or view op (``undo``, ``redo``, ``alternatives``, ``phase``), which the table handles
-            itself.
+        ValueError: a history or view op (``undo``, ``redo``, ``alternatives``, ``phase``, ``yours``), which the
+            table handles itself.
     """
     op = change.op
     if op == "tile":
@@ -242,6 +250,25 @@ def _travel(position: Position, route: str) -> Position:
         raise IllegalPositionError([_problem("bad-route", "route", route, str(error))]) from None
     return position.replace(at=outcome.end, visited=position.visited | set(outcome.new_towns),
                             hand=outcome.cards_left)
+
+
+def read_own_route(position: Position, text: str) -> tuple[Step, ...]:
+    """The player's own route for the explanation: parsed and checked by the verifier, so an illegal one is
+    refused at once with its step and reason rather than after the explanation's solves.
+
+    Raises:
+        IllegalPositionError: the route does not parse (an unknown town names the nearest) or is not legal.
+    """
+    try:
+        steps = parse_route(position, text)
+        verify(position, steps)
+    except NotationError as error:
+        raise IllegalPositionError([_problem(error.kind, "yours", error.value or text, str(error))]) from None
+    except IllegalStepError as error:
+        token = parse_route_tokens(text)[error.index].text
+        raise IllegalPositionError([Problem("illegal-route", "yours", token,
+                                            f"step {error.index + 1} ({token}): {error.reason}")]) from None
+    return steps
 
 
 def rules_text(rules: Rules) -> dict[str, str]:

@@ -4,9 +4,9 @@
 - Each change wakes the solver thread and stops the work still running for an older position (it ends within a
   few hundredths of a second); only the newest position's answer is ever shown.
 - The solver thread works out the first stage of the table's phase (:func:`~planner.table.advising.first_stage`:
-  the counter to draw, the placement to make now, or the route). The advice whose sampling cannot be stopped (the
-  obstacle, what to keep) goes to a second thread, the advisor thread, which takes only the newest request: a
-  change never waits for it, and a stale answer is dropped.
+  the counter to draw, the placement to make now, or the route). The later advice (the obstacle, what to keep,
+  then the explanation of the route) goes to a second thread, the advisor thread, which takes only the newest
+  request and publishes each part as it comes: a change never waits for it, and a stale answer is dropped.
 - Every page watching the table gets each new view (the position at once, then its advice and map, then the
   later advice) through a listener, which the web app turns into server-sent events.
 - At start, after the first solve, the solver thread imports OR-Tools while nothing else runs, so the first hard
@@ -21,10 +21,12 @@ import json
 import logging
 import threading
 import time
+from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
 
 from planner.common.limits import Limit
+from planner.elfenland.plan import Step
 from planner.elfenland.position import Position
 from planner.elfenland.svg import render_svg
 from planner.errors import PlannerError
@@ -33,12 +35,15 @@ from planner.table.advising import TABLE_LIMIT, Later, Settings, Stage, Supersed
 from planner.table.state import Applied, TableState
 from planner.table.views import position_document
 
-__all__ = ["INTERIM_AFTER", "TABLE_LIMIT", "Session"]
+__all__ = ["INTERIM_AFTER", "LATER_KEPT", "TABLE_LIMIT", "Session"]
 
 logger = logging.getLogger(__name__)
 
 INTERIM_AFTER = 0.25
 """Seconds a solve may run before the map is redrawn without a route, so the change shows while it goes on."""
+LATER_KEPT = 16
+"""Later advice kept per (kind, position, my route): a change that leaves the position as it was (my own route,
+the phase, undo back to it) does not sample its keep advice again (the advice is seeded: the same answer)."""
 
 Listener = Callable[[str], None]
 
@@ -57,8 +62,9 @@ class Session:
         self._lock = threading.Condition()
         self._listeners: list[Listener] = []
         self._running_stop: threading.Event | None = None
-        self._later: tuple[int, Later] | None = None  # the advisor thread's next job
+        self._later: tuple[int, tuple[Later, ...]] | None = None  # the advisor thread's next jobs
         self._later_stop: threading.Event | None = None
+        self._later_kept: OrderedDict[tuple[str, Position, tuple[Step, ...] | None], dict[str, Any]] = OrderedDict()
         self._solved = 0  # the version whose first stage is out
         self._complete = 0  # the version whose later advice is out too
         self._save_error: str | None = None
@@ -158,7 +164,8 @@ class Session:
             "solving": stage is None and error is None,
             "solution": stage.solution if stage else None,
             "advice": stage.advice if stage else None,
-            "pending": [stage.later.kind] if stage and stage.later else [],
+            "pending": [later.kind for later in stage.later] if stage else [],
+            "yours": state.yours_text,
             "error": error,
             "save": str(state.save) if state.save else None,
             "save_error": self._save_error,
@@ -196,7 +203,7 @@ class Session:
                     job = None
                 else:
                     state = self.state
-                    job = (state.phase, state.position, state.alternatives)
+                    job = (state.phase, state.position, state.alternatives, state.yours)
                     stop = self._running_stop = threading.Event()
             if job is None:
                 self._warm()
@@ -208,7 +215,7 @@ class Session:
                 if version == self.state.version and view is not None:
                     self._solved = version
                     self._publish(view)
-                    if stage is not None and stage.later is not None:
+                    if stage is not None and stage.later:
                         self._later = (version, stage.later)
                         self._lock.notify_all()
                     else:
@@ -225,13 +232,14 @@ class Session:
             logger.exception("could not load OR-Tools")
 
     def _work(self, version: int, phase: str, position: Position, alternatives: int,
-              stop: threading.Event) -> tuple[dict[str, Any] | None, Stage | None]:
+              route: tuple[Step, ...] | None, stop: threading.Event) -> tuple[dict[str, Any] | None, Stage | None]:
         """The first-stage view of one position and phase (None when a newer change stopped it), and its stage."""
         interim = threading.Timer(INTERIM_AFTER, self._interim, (version, position))
         interim.daemon = True
         interim.start()
         try:
-            stage = first_stage(phase, position, alternatives=alternatives, settings=self.settings, stop=stop)
+            stage = first_stage(phase, position, alternatives=alternatives, settings=self.settings, stop=stop,
+                                route=route)
             if self._closed or version != self.state.version:
                 return None, None  # stopped for a newer position (or the end): nobody will see this answer
             svg = render_svg(stage.picture, stage.plans, board_only=True)  # outside the lock: changes go on
@@ -271,19 +279,40 @@ class Session:
                 if self._closed:
                     return
                 assert self._later is not None
-                (version, later), self._later = self._later, None
+                (version, laters), self._later = self._later, None
                 stop = self._later_stop = threading.Event()
-            try:
-                parts = later_stage(later, settings=self.settings, stop=stop)
-            except PlannerError as error:
-                parts = {later.kind: {"status": "error", "note": str(error)}}
-            except Exception as error:  # a bug: say so beside the advice and keep the table running
-                logger.exception("the %s advice of %s failed", later.kind, later.position)
-                parts = {later.kind: {"status": "error", "note": f"internal error ({type(error).__name__}: "
-                                                                 f"{error})"}}
-            with self._lock:
-                self._later_stop = None
-                if version == self.state.version and self._solved == version and not stop.is_set():
-                    view = {**self._view, "advice": {**self._view["advice"], **parts}, "pending": []}
-                    self._complete = version
+            for done, later in enumerate(laters, 1):
+                parts = self._later_parts(later, stop)
+                with self._lock:
+                    if version != self.state.version or self._solved != version or stop.is_set():
+                        break  # a newer position: its own jobs are queued, these answers are stale
+                    rest = [other.kind for other in laters[done:]]
+                    view = {**self._view, "advice": {**self._view["advice"], **parts}, "pending": rest}
+                    if not rest:
+                        self._complete = version
                     self._publish(view)
+            with self._lock:
+                if self._later_stop is stop:
+                    self._later_stop = None
+
+    def _later_parts(self, later: Later, stop: threading.Event) -> dict[str, Any]:
+        """One later advice's keys for the advice document; a failure is said beside the advice, not raised.
+
+        Only the advisor thread calls it, so the kept answers need no lock."""
+        key = (later.kind, later.position, later.route)
+        kept = self._later_kept.get(key)
+        if kept is not None:
+            self._later_kept.move_to_end(key)
+            return kept
+        try:
+            parts = later_stage(later, settings=self.settings, stop=stop)
+        except PlannerError as error:
+            return {later.kind: {"status": "error", "note": str(error)}}
+        except Exception as error:  # a bug: say so beside the advice and keep the table running
+            logger.exception("the %s advice of %s failed", later.kind, later.position)
+            return {later.kind: {"status": "error", "note": f"internal error ({type(error).__name__}: {error})"}}
+        if not stop.is_set():  # a stopped answer rests on part of the work: never reuse it
+            self._later_kept[key] = parts
+            while len(self._later_kept) > LATER_KEPT:
+                self._later_kept.popitem(last=False)
+        return parts

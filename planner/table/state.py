@@ -16,11 +16,12 @@ from typing import Any
 from planner.common.problems import Problem
 from planner.elfenland.board import CAPITAL
 from planner.elfenland.inputs import read_position
+from planner.elfenland.plan import Step
 from planner.elfenland.position import Position
 from planner.elfenland.position_file import Overrides, load_position, position_from_mapping, position_to_toml
 from planner.errors import IllegalPositionError, UnsupportedError
 from planner.table import PHASES
-from planner.table.changes import HISTORY_OPS, VIEW_OPS, Change, apply_change, read_change
+from planner.table.changes import HISTORY_OPS, VIEW_OPS, Change, apply_change, read_change, read_own_route
 
 __all__ = ["HISTORY", "Applied", "TableState", "open_table", "save_position"]
 
@@ -56,6 +57,9 @@ class TableState:
         self.phase = phase
         """The phase of the round whose advice the table shows (draw, plan, travel): the whole table's, since
         everybody at it plays the same phase."""
+        self.yours: tuple[Step, ...] | None = None
+        """The player's own route for the explanation to compare (legal on the position; a new position drops it)."""
+        self.yours_text: str | None = None
         self.save = save
         if save is not None:
             save_position(self.position, save)
@@ -102,11 +106,25 @@ class TableState:
         return self._changed(change)
 
     def _view_setting(self, change: Change) -> Applied:
+        if change.op == "yours":
+            return self._own_route((change.text or "").strip())
         name, value = ("alternatives", change.count) if change.op == "alternatives" else ("phase", change.text)
         if getattr(self, name) != value:
             setattr(self, name, value)
             self.version += 1
         return Applied(self.version, change=change)
+
+    def _own_route(self, text: str) -> Applied:
+        """Set (or with an empty text, drop) the player's route; an illegal one changes nothing.
+
+        Raises:
+            IllegalPositionError: the route does not parse or is not legal on the position.
+        """
+        steps = read_own_route(self.position, text) if text else None
+        if text != (self.yours_text or ""):
+            self.yours, self.yours_text = steps, text or None
+            self.version += 1
+        return Applied(self.version, change=Change("yours", text=text))
 
     def _move(self, change: Change) -> Applied:
         step = -1 if change.op == "undo" else 1
@@ -117,6 +135,7 @@ class TableState:
 
     def _changed(self, change: Change) -> Applied:
         self.version += 1
+        self.yours = self.yours_text = None  # a route of the old position: its steps may no longer be legal
         if self.save is not None:
             save_position(self.position, self.save)
         return Applied(self.version, change=change)

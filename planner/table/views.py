@@ -137,10 +137,12 @@ def status_text(solution: Solution) -> str:
 
 
 def travel_document(position: Position, solution: Solution) -> dict[str, Any]:
-    """The travel phase: the route's verdict; the keep advice comes later (``keep``, null in the last round)."""
+    """The travel phase: the route's verdict; the keep advice (``keep``, null in the last round) and the route's
+    explanation (``explain``, :mod:`planner.table.explaining`) come later."""
     best = solution.plan
     return {"phase": "travel", "verdict": verdict(best) if best.steps else f"stay: {verdict(best)}",
-            "status": status_text(solution), "keep": None, "last_round": position.last_round}
+            "status": status_text(solution), "keep": None, "last_round": position.last_round,
+            "explain": {"status": "pending"}}
 
 
 def _number(value: float) -> str:

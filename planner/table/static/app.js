@@ -77,6 +77,7 @@ function problemBox(problem) {
   const field = problem.field;
   if (field === "notation") return "#notation-problems";
   if (field === "route") return "#route-problems";
+  if (field === "yours") return "#yours-problems";
   if (["hand", "card"].includes(field)) return "#hand-problems";
   if (["tiles", "road", "counter", "by"].includes(field)) return page.road ? "#sheet-problems" : "#map-problems";
   if (["at", "home", "visited", "town"].includes(field)) return "#map-problems";
@@ -135,6 +136,7 @@ function render(view) {
     markProblems();
   }
   markAdvice(view);
+  markExplain();
   $("#map").classList.toggle("stale", view.solving && view.stale_map);
   document.body.dataset.version = String(view.version);  // for scripts and tests: which view is shown
   document.body.dataset.solving = String(view.solving);
@@ -142,6 +144,7 @@ function render(view) {
   renderRoute(view);
   renderHand(position);
   renderRound(view);
+  renderExplain(view);
   renderGame(view);
   renderNotation(position);
   $("#undo").disabled = !view.can_undo;
@@ -449,6 +452,7 @@ function watchHeader() {
 async function start() {
   watchControls();
   watchRound();
+  watchExplain();
   watchHeader();
   watchMap();
   zoom(0);
