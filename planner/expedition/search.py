@@ -63,10 +63,6 @@ class _World(NamedTuple):
     restart: int
     """Colour index whose restart is pending, or -1."""
     blue: int
-    owed: int = -1
-    """A colour that placed an arrow gaining nothing and must be used again (see :func:`_settle`), or -1."""
-    due: int = 0
-    """When the owed colour must be used: one of the ``_DUE_*`` values."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,21 +121,6 @@ class _Result:
 
 
 _END = _Result((0, 0, 0, 0), (), ())
-
-# An arrow that gains nothing (onto a new spot: no card, no bonus, no usable ticket) only matters through what its
-# colour does next. A ticket's such arrow can always be moved to the boundary just before the chain that next uses
-# its colour, so it must be used by the very next chain; an optional blue-square arrow can be moved to the end of
-# its chain, so the next arrow must be its colour's or the chain must end, and its colour must be used before the
-# turn ends (else declining it is at least as good). Sequences breaking these forms are not searched.
-_DUE_TICKET_CHAIN = 1
-"""A ticket arrow gained nothing; its chain is still running (it earns nothing, so it ends at once)."""
-_DUE_NEXT_CHAIN = 2
-"""The chain after that ticket arrow is running: it must use the owed colour."""
-_DUE_NEXT_ARROW = 3
-"""An optional blue-square arrow gained nothing: the next arrow must be the owed colour's, or the chain ends."""
-_DUE_BY_THE_END = 4
-"""The owed colour must be used before the turn ends."""
-
 
 def _better(a: tuple[_Gain, tuple[str, ...]], b: tuple[_Gain, tuple[str, ...]]) -> bool:
     return a[0] > b[0] or (a[0] == b[0] and a[1] < b[1])
@@ -264,8 +245,6 @@ class _Search:
                     and self.any_arrow(world))
 
     def may_end(self, world: _World) -> bool:
-        if world.owed >= 0:
-            return False
         if world.restart >= 0 and not (self.rules.restart_optional and world.mandatory):
             return False
         if world.restart < 0 and world.blue and self.rules.blue_mandatory and self.any_arrow(world):
@@ -275,74 +254,48 @@ class _Search:
     # -- the search ----------------------------------------------------------------------------------------------
     def children(self, world: _World) -> Iterator[tuple[_Fast, _World, int, int]]:
         """Every searched action with its world and points (after the safe prunings)."""
-        for action, after, mine, theirs, idle in self._children(world):
-            settled = self._settle(world, action, after, idle)
-            if settled is not None:
-                yield action, settled, mine, theirs
-
-    def _settle(self, world: _World, action: _Fast, after: _World, idle: int) -> _World | None:
-        """``after`` with the owed colour's debt paid, moved on or newly made (``idle``: the due of an optional
-        arrow that gains nothing, else 0); None when the action breaks the debt."""
-        _kind, colour, _frm, _to, ticket = action
-        owed, due = world.owed, world.due
-        if owed >= 0:
-            if colour == owed:
-                owed, due = -1, 0
-            elif ticket:  # a new chain starts
-                if due == _DUE_NEXT_CHAIN:
-                    return None
-                due = _DUE_NEXT_CHAIN if due == _DUE_TICKET_CHAIN else _DUE_BY_THE_END
-            elif due == _DUE_NEXT_ARROW:
-                return None
-        if idle and owed < 0:  # (a second debt at once is simply not made: fewer prunings, still exact)
-            owed, due = colour, idle
-        return after._replace(owed=owed, due=due)
-
-    def _children(self, world: _World) -> Iterator[tuple[_Fast, _World, int, int, int]]:
         if world.restart >= 0:
             yield from self._restarts(world)
             return
-        ending = self.may_end(world.owed >= 0 and world._replace(owed=-1) or world)
+        ending = self.may_end(world)
         if world.blue or not world.mandatory:
-            role_optional = bool(world.blue) and not self.rules.blue_mandatory
-            yield from self._arrows(world, ticket=False, drop_dead=role_optional and ending, optional=role_optional)
+            optional = bool(world.blue) and not self.rules.blue_mandatory
+            yield from self._arrows(world, ticket=False, drop_dead=optional and ending)
         if self.may_spend(world):
             if world.mandatory:  # pruning 3: ticket arrows only after the mandatory one
-                yield from self._arrows(world, ticket=True, drop_dead=ending, optional=True)
+                yield from self._arrows(world, ticket=True, drop_dead=ending)
             for colour in range(3):
                 arrows, _, _, head, _ = world.colours[colour]
                 if head >= 0 and arrows:
                     after, mine, theirs = self.remove(self.spend(world), colour)
-                    yield (1, colour, -1, -1, True), after, mine, theirs, 0
+                    yield (1, colour, -1, -1, True), after, mine, theirs
 
-    def _restarts(self, world: _World) -> Iterator[tuple[_Fast, _World, int, int, int]]:
+    def _restarts(self, world: _World) -> Iterator[tuple[_Fast, _World, int, int]]:
         colour = world.restart
         options = list(self.arrows(world, colour))
         visited = world.colours[colour][1]
         useful = [o for o in options if not (visited >> o[1] & 1) or not self.gives_nothing(world, o[1])]
         chosen = useful or options[:1]  # pruning 1
         cleared = world._replace(restart=-1)
-        yield from self._placed(cleared, chosen, colour, ticket=False, restart=True, drop_dead=False, optional=False)
+        yield from self._placed(cleared, chosen, colour, ticket=False, restart=True, drop_dead=False)
 
-    def _arrows(self, world: _World, *, ticket: bool, drop_dead: bool, optional: bool
-                ) -> Iterator[tuple[_Fast, _World, int, int, int]]:
+    def _arrows(self, world: _World, *, ticket: bool, drop_dead: bool) -> Iterator[tuple[_Fast, _World, int, int]]:
         base = self.spend(world) if ticket else (
             world._replace(blue=world.blue - 1) if world.blue else world._replace(mandatory=True))
         for colour in range(3):
             yield from self._placed(base, list(self.arrows(base, colour)), colour, ticket=ticket, restart=False,
-                                    drop_dead=drop_dead, optional=optional)
+                                    drop_dead=drop_dead)
 
     def _placed(self, base: _World, options: list[tuple[int, int, int]], colour: int, *, ticket: bool,
-                restart: bool, drop_dead: bool, optional: bool) -> Iterator[tuple[_Fast, _World, int, int, int]]:
-        """The arrows worth searching among ``options`` (one colour, one role), each with its debt due (0: none).
+                restart: bool, drop_dead: bool) -> Iterator[tuple[_Fast, _World, int, int]]:
+        """The arrows worth searching among ``options`` (one colour, one role).
 
         An arrow after which the turn must end with nothing gained is left out when ``drop_dead`` (an optional role
-        where the turn could end instead), else only the least helpful to opponents of them is kept (pruning 2);
-        another arrow gaining nothing in an ``optional`` role leaves its colour owing a use (``_DUE_*``).
+        where the turn could end instead: ending is as good with fewer arrows), else only the least helpful to
+        opponents of them is kept (pruning 2: they all end the turn with the same points, arrows and tickets).
         """
         dead: tuple[int, str, _Fast, _World] | None = None
         visited = base.colours[colour][1]
-        debts = optional and not self.rules.tickets_anytime
         for frm, to, link in options:
             action = (0, colour, frm, to, ticket)
             nothing = not visited >> to & 1 and self.gives_nothing_new(base, to)
@@ -353,10 +306,9 @@ class _Search:
                 if dead is None or (theirs, self.text(action)) < dead[:2]:
                     dead = (theirs, self.text(action), action, after)
                 continue
-            idle = (_DUE_TICKET_CHAIN if ticket else _DUE_NEXT_ARROW) if nothing and debts else 0
-            yield action, after, mine, theirs, idle
+            yield action, after, mine, theirs
         if dead is not None:
-            yield dead[2], dead[3], 0, dead[0], 0
+            yield dead[2], dead[3], 0, dead[0]
 
     def _must_end(self, world: _World) -> bool:
         """Whether nothing but ending the turn is left."""
@@ -468,7 +420,7 @@ def _world(position: Position) -> _World:
         held |= mask(seat.hand)
         orphans |= mask(seat.tokens - seat.hand)
     return _World((colours[0], colours[1], colours[2]), mask(me.hand), mask(me.tokens), mask(state.common), held,
-                  orphans, me.tickets, 0, False, -1, 0, -1, 0)
+                  orphans, me.tickets, 0, False, -1, 0)
 
 
 def _to_action(action: _Fast) -> Action:
