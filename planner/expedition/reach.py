@@ -41,13 +41,15 @@ from planner.expedition.board import START, Board, SpotKind, load_board
 from planner.expedition.position import Expedition, Mode, Position
 from planner.expedition.rules import COLOURS, Colour
 
-__all__ = ["HORIZON", "TURN_NODES", "Distance", "Reach", "Tables", "fewest_arrows", "fewest_turns", "reach",
+__all__ = ["HORIZON", "TURN_NODES", "Distance", "Reach", "Tables", "arrows_and_doubts", "fewest_arrows", "fewest_turns", "reach",
            "tables"]
 
 HORIZON = 3
 """Turns searched exactly."""
 TURN_NODES = 6000
 """Default node budget of one expedition's turn search."""
+LOOP_NODES = 1_500
+"""Budget of loop paths extended by one expedition's arrow distances (see :func:`arrows_and_doubts`)."""
 INF = 1 << 30
 
 
@@ -190,7 +192,18 @@ def _entries(labels: tuple[list[int], list[int], list[int]], used: int, targets:
 
 def fewest_arrows(expedition: Expedition, targets: Iterable[str]) -> dict[str, int | None]:
     """``arrows(X, t)`` for each target: the fewest arrows until one enters it, None when impossible or more than the
-    arrows left."""
+    arrows left (see :func:`arrows_and_doubts` for the targets whose value the loop-path budget left unproven)."""
+    return arrows_and_doubts(expedition, targets)[0]
+
+
+def arrows_and_doubts(expedition: Expedition, targets: Iterable[str], *, nodes: int = LOOP_NODES
+                      ) -> tuple[dict[str, int | None], frozenset[str]]:
+    """:func:`fewest_arrows`, and the targets whose value is only an upper bound (None: unknown).
+
+    Loop paths are enumerated until none can beat what is known; a target that a lower bound says might be reached
+    but no path reaches (say the head itself at a dead end) keeps the enumeration going, so it is capped at
+    ``nodes`` path extensions, after which such targets are doubtful rather than proven.
+    """
     board = load_board()
     t = tables()
     trail = _trail(expedition, board)
@@ -200,20 +213,27 @@ def fewest_arrows(expedition: Expedition, targets: Iterable[str]) -> dict[str, i
     direct = _entries(_labels(origin, trail.used, t, unit=True, through=True), trail.used, wanted, t, unit=True)
     for i, value in direct.items():
         best[i] = min(best[i], value)
+    doubts: set[int] = set()
     if trail.head >= 0 and trail.used:
-        _loop_paths(trail, t, best)
-    return {wanted[i]: (v if v <= trail.arrows_left else None) for i, v in best.items()}
+        doubts = _loop_paths(trail, t, best, nodes)
+    values = {wanted[i]: (v if v <= trail.arrows_left else None) for i, v in best.items()}
+    return values, frozenset(wanted[i] for i in doubts if best[i] > 0)
 
 
-def _loop_paths(trail: _Trail, t: Tables, best: dict[int, int]) -> None:
-    """Improve ``best`` with loop paths from the head through new spots onto a visited spot, then a restart."""
+def _loop_paths(trail: _Trail, t: Tables, best: dict[int, int], nodes: int) -> set[int]:
+    """Improve ``best`` with loop paths from the head through new spots onto a visited spot, then a restart; the
+    targets still open when the ``nodes`` budget ran out."""
     lower = _entries(_labels(trail.visited, trail.used, t, unit=True, through=True), trail.used, best, t, unit=True)
     layer = [(trail.head, trail.used, trail.visited)]
-    length = 0
+    length = spent = 0
     while layer:
         length += 1
-        if all(length + lower.get(i, INF) >= best[i] for i in best):
-            return
+        open_ = {i for i in best if length + lower.get(i, INF) < best[i] and length < trail.arrows_left}
+        if not open_:
+            return set()
+        spent += len(layer)
+        if spent > nodes:
+            return open_
         following = []
         for spot, used, seen in layer:
             for nxt, link in t.adjacent[spot]:
@@ -229,6 +249,7 @@ def _loop_paths(trail: _Trail, t: Tables, best: dict[int, int]) -> None:
                 else:
                     following.append((nxt, now_used, seen | 1 << nxt))
         layer = following
+    return set()
 
 
 # -- turns ----------------------------------------------------------------------------------------------------------

@@ -78,3 +78,47 @@ def _fresh(state: TurnState) -> TurnState:
     from dataclasses import replace
 
     return replace(state, mandatory=False, blue=0, spent=0, actions=(), events=())
+
+
+def turn_sequences(expedition: Expedition, *, horizon: int, limit: int = 300_000) -> dict[str, int]:
+    """The first turn (1 = this one) in which an arrow of this expedition alone can enter each green, over every
+    way to play ``horizon`` turns of its arrows without tickets: each turn one arrow, one more per blue square
+    reached, a restart after each loop (placed at once; the turn may end only with no restart pending; arrows a blue
+    square earned and not placed are lost at the turn's end).
+
+    Raises:
+        RuntimeError: more than ``limit`` states.
+    """
+    from planner.expedition.board import SpotKind, load_board
+
+    board = load_board()
+    found: dict[str, int] = {}
+    seen: set[tuple[object, ...]] = set()
+
+    def options(x: Expedition) -> list[tuple[str, str]]:
+        if x.arrows_left <= 0:
+            return []
+        return [(frm, to) for frm in sorted(x.origins()) for to in board.neighbours(frm)
+                if frozenset((frm, to)) not in x.used]
+
+    def walk(x: Expedition, turn: int, credits: int, restart: bool) -> None:
+        key = (x.used, x.visited, x.mode, x.head, turn, credits, restart)
+        if key in seen:
+            return
+        seen.add(key)
+        if len(seen) > limit:
+            raise RuntimeError("too many states for a plain enumeration")
+        if not restart and turn < horizon:
+            walk(x, turn + 1, 1, False)  # end the turn here
+        if not restart and credits == 0:
+            return
+        for frm, to in options(x):
+            loop = to in x.visited
+            after = x.with_arrow(frm, to, restart=restart)
+            if board.kind(to) is SpotKind.GREEN and found.get(to, horizon + 1) > turn:
+                found[to] = turn
+            gained = credits - (0 if restart else 1) + (1 if board.kind(to) is SpotKind.BLUE else 0)
+            walk(after, turn, gained, loop and bool(options(after)))
+
+    walk(expedition, 1, 1, False)
+    return found
