@@ -124,8 +124,13 @@ def _trail(expedition: Expedition, board: Board) -> _Trail:
 
 
 # -- arrows ---------------------------------------------------------------------------------------------------------
+_ORIGINS = 128
+"""More than the spots: a first arrow is coded as ``link * _ORIGINS + origin``."""
+
+
 def _labels(sources: int, used: int, t: Tables, *, unit: bool, through: bool) -> tuple[list[int], list[int], list[int]]:
-    """Per spot the two cheapest ways to stand there, with distinct first links: (cost, first link, second cost).
+    """Per spot the two cheapest ways to stand there, with distinct first arrows: (cost, first arrow, second cost);
+    a first arrow is ``link * _ORIGINS + the source it leaves``.
 
     Sources cost 0 (first link -1). ``unit``: every arrow costs 1 (arrows); else a spot costs :attr:`Tables.cost`
     (turns). ``through``: paths may pass through sources (arrows); else they stop there (turns: a source is a
@@ -143,12 +148,15 @@ def _labels(sources: int, used: int, t: Tables, *, unit: bool, through: bool) ->
         value, s, first = queue.popleft()
         if not ((c1[s] == value and f1[s] == first) or (c2[s] == value and f2[s] == first)):
             continue
+        origin = s if first == -1 else first % _ORIGINS
         for nxt, link in adjacent[s]:
-            if used >> link & 1 or (not through and sources >> nxt & 1):
+            # A shortest walk that comes back to its own origin is the only kind that can reuse a link (it may step
+            # back along its first link); every other repeat can be cut out, leaving a shorter walk.
+            if used >> link & 1 or nxt == origin or (not through and sources >> nxt & 1):
                 continue
             step = 1 if unit else cost[nxt]
             w = value + step
-            ff = link if first == -1 else first
+            ff = link * _ORIGINS + origin if first == -1 else first
             if ff == f1[nxt]:
                 if w >= c1[nxt]:
                     continue
@@ -182,7 +190,7 @@ def _entries(labels: tuple[list[int], list[int], list[int]], used: int, targets:
         for y, link in t.adjacent[target]:
             if used >> link & 1:
                 continue
-            value = c1[y] if f1[y] != link else c2[y]
+            value = c1[y] if f1[y] // _ORIGINS != link else c2[y]
             if value < best:
                 best = value
         if best < INF:
