@@ -478,11 +478,13 @@ class Reach:
         proven: colour → the turn up to which a ``turns`` of None is proven (:data:`HORIZON` unless the search ran
             out of nodes).
         nodes: search nodes spent, for the benchmark.
+        doubts: colour → the locations whose ``arrows`` is only an upper bound (see :func:`arrows_and_doubts`).
     """
 
     distances: Mapping[Colour, Mapping[str, Distance]]
     proven: Mapping[Colour, int]
     nodes: int = 0
+    doubts: Mapping[Colour, frozenset[str]] = field(default_factory=dict)
 
     def of(self, colour: Colour, location: str) -> Distance:
         """One entry."""
@@ -510,11 +512,12 @@ def reach(position: Position, locations: Iterable[str], *, limit: Limit | None =
     targets = list(dict.fromkeys(locations))
     distances: dict[Colour, dict[str, Distance]] = {}
     proven: dict[Colour, int] = {}
+    doubts: dict[Colour, frozenset[str]] = {}
     nodes = 0
     for expedition in position.expeditions:
-        arrows = fewest_arrows(expedition, targets)
+        arrows, doubts[expedition.colour] = arrows_and_doubts(expedition, targets)
         turns, proven[expedition.colour], spent = fewest_turns(expedition, targets, limit=limit)
         nodes += spent
         distances[expedition.colour] = {k: Distance(arrows[k], turns[k] if arrows[k] is not None else None)
                                         for k in targets}
-    return Reach(distances, proven, nodes)
+    return Reach(distances, proven, nodes, doubts)
