@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import dataclass
 
-from planner.expedition.board import START, Board, load_board
+from planner.expedition.board import START, Board
 from planner.expedition.generate import position_of
 from planner.expedition.position import Position
 from planner.expedition.reach import Distance, Reach, reach

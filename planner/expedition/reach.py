@@ -41,8 +41,8 @@ from planner.expedition.board import START, Board, SpotKind, load_board
 from planner.expedition.position import Expedition, Mode, Position
 from planner.expedition.rules import COLOURS, Colour
 
-__all__ = ["HORIZON", "TURN_NODES", "Distance", "Reach", "Tables", "arrows_and_doubts", "fewest_arrows", "fewest_turns", "reach",
-           "tables"]
+__all__ = ["HORIZON", "LOOP_NODES", "TURN_NODES", "Distance", "Reach", "Tables", "arrows_and_doubts", "fewest_arrows",
+           "fewest_turns", "reach", "tables"]
 
 HORIZON = 3
 """Turns searched exactly."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 from pathlib import Path
 
 import pytest
@@ -117,25 +118,19 @@ def test_a_leg_must_not_go_on_after_a_loop() -> None:
 @given(st.text(max_size=60))
 def test_fuzz_the_spot_grammar_never_crashes(text: str) -> None:
     for after in (None, "Aksum"):
-        try:
+        with contextlib.suppress(NotationError):
             parse_spot(text, after=after)
-        except NotationError:
-            pass
 
 
 @given(st.text(max_size=300))
 def test_fuzz_the_position_file_never_crashes(text: str) -> None:
-    try:
+    with contextlib.suppress(IllegalPositionError, NotationError):
         position_from_toml('format = "expedition/1"\n' + text)
-    except (IllegalPositionError, NotationError):
-        pass
 
 
 @given(st.lists(st.sampled_from(["format", "players", "me", "common", "expedition", "player", "rules", "=", "\"",
                                  "[", "]", ",", "\n", "Ann", "Ben", "Gizeh", "start", "path", "hand", "12", "-1",
                                  ".", "yellow", "{", "}", "tokens", "hand_size", " "]), max_size=40))
 def test_fuzz_the_position_file_with_its_own_words(words: list[str]) -> None:
-    try:
+    with contextlib.suppress(IllegalPositionError, NotationError):
         position_from_toml("".join(words))
-    except (IllegalPositionError, NotationError):
-        pass

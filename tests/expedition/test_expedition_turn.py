@@ -7,7 +7,7 @@ from exhelp import table
 
 from planner.expedition.notation import Action
 from planner.expedition.position import Mode, Player
-from planner.expedition.rules import Colour, Rules
+from planner.expedition.rules import BlueBonus, Colour, LoopRestart, Rules
 from planner.expedition.turn import IllegalActionError, begin, legal_actions, replay, verify
 
 
@@ -62,7 +62,7 @@ def test_a_blue_chain_places_one_more_arrow_per_square_on_any_expedition() -> No
 def test_the_blue_bonus_is_optional_unless_the_rules_say_mandatory() -> None:
     assert replay(table(), "blue start>blue:Start-E").points == 0
     with pytest.raises(IllegalActionError, match="blue square's arrow is pending"):
-        replay(table(rules=Rules(blue_bonus="mandatory")), "blue start>blue:Start-E")
+        replay(table(rules=Rules(blue_bonus=BlueBonus.MANDATORY)), "blue start>blue:Start-E")
 
 
 # -- loops and restarts ---------------------------------------------------------------------------------------------
@@ -96,7 +96,7 @@ def test_a_loop_on_a_blue_square_gives_the_restart_first_then_the_bonus() -> Non
 
 
 def test_the_restart_may_be_declined_when_the_rules_say_optional() -> None:
-    position = table(yellow=["start", "Athens", "Gizeh", "Timgad"], rules=Rules(loop_restart="optional"))
+    position = table(yellow=["start", "Athens", "Gizeh", "Timgad"], rules=Rules(loop_restart=LoopRestart.OPTIONAL))
     assert replay(position, "yellow Timgad>Athens").arrows == 1
 
 
