@@ -105,3 +105,16 @@ def test_an_unknown_location_in_a_file_gets_a_hint(tmp_path: Path) -> None:
     result = _run("move", str(path))
     assert result.exit_code == 2 and "Sahara" in result.output
     assert path.read_text("utf-8") == text  # input files are never modified
+
+
+def test_move_draws_the_map_with_the_suggested_move(tmp_path: Path) -> None:
+    import xml.etree.ElementTree as ET
+
+    picture = tmp_path / "move.svg"
+    result = _run("move", str(SCENARIOS / "02-ticket-pays.toml"), "--tickets", "1", "--svg", str(picture))
+    assert result.exit_code == 0 and "drew" in result.stderr
+    root = ET.fromstring(picture.read_text("utf-8"))
+    groups = {g.get("class"): g for g in root.iter("{http://www.w3.org/2000/svg}g")}
+    assert len(groups["links"]) == 206
+    assert len(groups["move"].findall("{http://www.w3.org/2000/svg}line")) == 2  # Athens>Gizeh, Gizeh>Sahara
+    assert _run("reach", str(SCENARIOS / "02-ticket-pays.toml"), "--svg", str(tmp_path / "x.gif")).exit_code == 2
