@@ -80,7 +80,7 @@ def _fresh(state: TurnState) -> TurnState:
     return replace(state, mandatory=False, blue=0, spent=0, actions=(), events=())
 
 
-def turn_sequences(expedition: Expedition, *, horizon: int, limit: int = 300_000) -> dict[str, int]:
+def turn_sequences(expedition: Expedition, *, horizon: int, limit: int = 60_000) -> dict[str, int]:
     """The first turn (1 = this one) in which an arrow of this expedition alone can enter each green, over every
     way to play ``horizon`` turns of its arrows without tickets: each turn one arrow, one more per blue square
     reached, a restart after each loop (placed at once; the turn may end only with no restart pending; arrows a blue
