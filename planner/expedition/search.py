@@ -1,0 +1,460 @@
+"""The best move of a turn: an exact search over the turn's legal action sequences.
+
+The search plays the rules on bit masks (its own code, independent of :mod:`planner.expedition.turn`, which
+verifies every move it returns) and memoises whole worlds, so the orders that reach the same world are searched
+once. Moves are ranked by my points now, then fewest points handed to opponents (their revealed tokens), then
+fewest tickets spent, then fewest arrows placed, then by the actions' text. Exchanges are left out (they score
+nothing at once; a move with a ticket to spare may add one).
+
+Safe prunings (EXPEDITION.md "Size warning and safe pruning"; none changes the best value, which the tests check
+against a plain enumeration through the engine):
+
+1. a restart onto a visited spot that gives me nothing (not blue, a red star only while its ticket could still be
+   spent this turn, no card, common objective or token of mine) is skipped while another restart exists; when only
+   such restarts exist, the first is followed (the rules want one, and any order gives the same);
+2. of the arrows after which the turn must end with nothing gained, one per role is searched (the one least helpful
+   to opponents), and such blue-square and ticket arrows are dropped where the turn could end instead;
+3. no ticket arrow before the mandatory arrow: relabelling the first arrow-started chain as the mandatory one
+   reaches the same world.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import NamedTuple
+
+from planner.common.limits import Budget, Limit, Status, StopLike
+from planner.errors import SolverError
+from planner.expedition.board import SpotKind, load_board
+from planner.expedition.notation import Action
+from planner.expedition.position import Position
+from planner.expedition.rules import COLOURS, TICKETS_PER_TURN, Rules
+from planner.expedition.turn import begin
+
+__all__ = ["DEFAULT_MOVE_LIMIT", "Move", "MoveSearch", "best_moves"]
+
+DEFAULT_MOVE_LIMIT = Limit(time=10.0)
+ALTERNATIVE_SPAN = 4
+"""Alternatives are searched down to this many points below the best (deeper ones are not worth showing)."""
+"""How long a move search may take by default (the benchmark's slowest 2-ticket search is far below)."""
+
+# A fast action: (kind, colour, from, to, ticket); kind 0 arrow, 1 remove.
+_Fast = tuple[int, int, int, int, bool]
+# One colour: (arrows as (from, to, link, restart) tuples, visited mask, used mask, head or -1, arrows left).
+_Colour = tuple[tuple[tuple[int, int, int, bool], ...], int, int, int, int]
+
+
+class _World(NamedTuple):
+    """Everything the rest of the turn depends on (hashable: the memo key)."""
+
+    colours: tuple[_Colour, _Colour, _Colour]
+    hand: int
+    tokens: int
+    common: int
+    held: int
+    """Cards known (assumed) in opponents' hands: their token locations."""
+    orphans: int
+    """Opponents' tokens whose card is not in their hand."""
+    tickets: int
+    spent: int
+    mandatory: bool
+    restart: int
+    """Colour index whose restart is pending, or -1."""
+    blue: int
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """A turn's actions and what they earn."""
+
+    actions: tuple[Action, ...]
+    points: int
+    """My points: the change of my score as if the game ended now."""
+    opponents: int
+    """Points handed to opponents (their token locations reached)."""
+    tickets: int
+    """Tickets spent."""
+    arrows: int
+    """Arrows placed."""
+
+    @property
+    def value(self) -> tuple[int, int, int, int]:
+        """The ranking key (higher is better)."""
+        return (self.points, -self.opponents, -self.tickets, -self.arrows)
+
+    def __str__(self) -> str:
+        return ", ".join(str(a) for a in self.actions) or "pass"
+
+
+@dataclass(frozen=True, slots=True)
+class MoveSearch:
+    """The answer of a move search.
+
+    Attributes:
+        best: the best move.
+        alternatives: the best moves with another first action, best first.
+        states: distinct worlds searched (the turn space after the safe prunings).
+        status: OPTIMAL, or FEASIBLE/STOPPED when the limit or a stop ended it first.
+        tickets: the most tickets a move was allowed to spend.
+    """
+
+    best: Move
+    alternatives: tuple[Move, ...]
+    states: int
+    status: Status
+    tickets: int
+
+
+_Gain = tuple[int, int, int, int]
+"""(my points, -opponents' points, -tickets spent, -arrows placed): higher is better."""
+_BOTTOM: _Gain = (-(1 << 30), 0, 0, 0)
+
+
+@dataclass(frozen=True, slots=True)
+class _Result:
+    gain: _Gain
+    """The value of the best continuation."""
+    path: tuple[_Fast, ...]
+    texts: tuple[str, ...]
+
+
+_END = _Result((0, 0, 0, 0), (), ())
+
+def _better(a: tuple[_Gain, tuple[str, ...]], b: tuple[_Gain, tuple[str, ...]]) -> bool:
+    return a[0] > b[0] or (a[0] == b[0] and a[1] < b[1])
+
+
+@dataclass(slots=True)
+class _Search:
+    rules: Rules
+    limit_tickets: int
+    budget: Budget
+    memo: dict[_World, tuple[_Result | None, _Gain]] = field(default_factory=dict)
+    nodes: int = 0
+    stopped: bool = False
+    adjacent: tuple[tuple[tuple[int, int], ...], ...] = field(default_factory=lambda: load_board().adjacent)
+    green: tuple[bool, ...] = field(default_factory=lambda: _kind_flags(SpotKind.GREEN))
+    blue: tuple[bool, ...] = field(default_factory=lambda: _kind_flags(SpotKind.BLUE))
+    red: tuple[bool, ...] = field(default_factory=lambda: _kind_flags(SpotKind.RED))
+    start: int = field(default_factory=lambda: load_board().start_index)
+
+    # -- rules on masks -------------------------------------------------------------------------------------------
+    def text(self, action: _Fast) -> str:
+        return _text(action)
+
+    def arrows(self, world: _World, colour: int) -> Iterator[tuple[int, int, int]]:
+        """``(from, to, link)`` of every legal arrow of one colour."""
+        arrows, visited, used, head, left = world.colours[colour]
+        if left <= 0:
+            return
+        origins = [head] if head >= 0 else [i for i in range(len(self.adjacent)) if visited >> i & 1]
+        for frm in origins:
+            for to, link in self.adjacent[frm]:
+                if not used >> link & 1:
+                    yield frm, to, link
+
+    def any_arrow(self, world: _World, colours: range | tuple[int, ...] = (0, 1, 2)) -> bool:
+        return any(True for c in colours for _ in self.arrows(world, c))
+
+    def arrive(self, world: _World, spot: int) -> tuple[_World, int, int]:
+        """The spot's effect: the new world, my points, opponents' points."""
+        bit = 1 << spot
+        if self.blue[spot]:
+            if any(c[4] > 0 for c in world.colours):
+                return world._replace(blue=world.blue + 1), 0, 0
+            return world, 0, 0
+        if self.red[spot]:
+            return world._replace(tickets=world.tickets + 1), 0, 0
+        if not self.green[spot]:
+            return world, 0, 0
+        mine = theirs = 0
+        hand, tokens, common, held, orphans = world.hand, world.tokens, world.common, world.held, world.orphans
+        if hand & bit:
+            mine += 2
+            hand &= ~bit
+            if tokens & bit:
+                mine += 2
+                tokens &= ~bit
+        elif tokens & bit and self.rules.orphans_recover:
+            mine += 2
+            tokens &= ~bit
+        if common & bit:
+            mine += 1
+            common &= ~bit
+        if held & bit:
+            theirs += 4
+            held &= ~bit
+        elif orphans & bit and self.rules.orphans_recover:
+            theirs += 2
+            orphans &= ~bit
+        if not (mine or theirs):
+            return world, 0, 0
+        return world._replace(hand=hand, tokens=tokens, common=common, held=held, orphans=orphans), mine, theirs
+
+    def gives_nothing(self, world: _World, spot: int) -> bool:
+        """Whether arriving at ``spot`` does nothing for me (pruning 1)."""
+        if self.blue[spot]:
+            return not any(c[4] > 0 for c in world.colours)
+        if self.red[spot]:
+            return not self._ticket_helps(world)
+        bit = 1 << spot
+        return not (world.hand & bit or world.common & bit or (world.tokens & bit and self.rules.orphans_recover))
+
+    def place(self, world: _World, colour: int, frm: int, to: int, link: int, *, restart: bool
+              ) -> tuple[_World, int, int]:
+        arrows, visited, used, head, left = world.colours[colour]
+        loop = bool(visited >> to & 1)
+        leg_start = restart or head < 0
+        entry: _Colour = ((*arrows, (frm, to, link, leg_start)), visited | 1 << to, used | 1 << link,
+                          -1 if loop else to, left - 1)
+        world = world._replace(colours=_set(world.colours, colour, entry))
+        world, mine, theirs = self.arrive(world, to)
+        if loop:
+            world = self.after_loop(world, colour)
+        return world, mine, theirs
+
+    def after_loop(self, world: _World, colour: int) -> _World:
+        return world._replace(restart=colour) if self.any_arrow(world, (colour,)) else world
+
+    def remove(self, world: _World, colour: int) -> tuple[_World, int, int]:
+        arrows, visited, used, head, left = world.colours[colour]
+        frm, to, link, leg_start = arrows[-1]
+        rest = arrows[:-1]
+        new_head = -1 if leg_start else frm
+        if not rest:
+            new_head = self.start
+        entry: _Colour = (rest, visited & ~(1 << to), used & ~(1 << link), new_head, left + 1)
+        world = world._replace(colours=_set(world.colours, colour, entry))
+        world, mine, theirs = self.arrive(world, frm)
+        if new_head < 0:
+            world = self.after_loop(world, colour)
+        return world, mine, theirs
+
+    def spend(self, world: _World) -> _World:
+        world = world._replace(tickets=world.tickets - 1, spent=world.spent + 1)
+        if world.blue and not self.rules.tickets_anytime:
+            world = world._replace(blue=0)
+        return world
+
+    def may_spend(self, world: _World) -> bool:
+        if world.restart >= 0 or world.tickets <= 0 or world.spent >= self.limit_tickets:
+            return False
+        return not (world.blue and self.rules.blue_mandatory and not self.rules.tickets_anytime
+                    and self.any_arrow(world))
+
+    def may_end(self, world: _World) -> bool:
+        if world.restart >= 0 and not (self.rules.restart_optional and world.mandatory):
+            return False
+        if world.restart < 0 and world.blue and self.rules.blue_mandatory and self.any_arrow(world):
+            return False
+        return world.mandatory or not self.any_arrow(world)
+
+    # -- the search ----------------------------------------------------------------------------------------------
+    def children(self, world: _World) -> Iterator[tuple[_Fast, _World, int, int]]:
+        """Every searched action with its world and points (after the safe prunings)."""
+        if world.restart >= 0:
+            yield from self._restarts(world)
+            return
+        ending = self.may_end(world)
+        if world.blue or not world.mandatory:
+            optional = bool(world.blue) and not self.rules.blue_mandatory
+            yield from self._arrows(world, ticket=False, drop_dead=optional and ending)
+        if self.may_spend(world):
+            if world.mandatory:  # pruning 3: ticket arrows only after the mandatory one
+                yield from self._arrows(world, ticket=True, drop_dead=ending)
+            for colour in range(3):
+                arrows, _, _, head, _ = world.colours[colour]
+                if head >= 0 and arrows:
+                    after, mine, theirs = self.remove(self.spend(world), colour)
+                    yield (1, colour, -1, -1, True), after, mine, theirs
+
+    def _restarts(self, world: _World) -> Iterator[tuple[_Fast, _World, int, int]]:
+        colour = world.restart
+        options = list(self.arrows(world, colour))
+        visited = world.colours[colour][1]
+        useful = [o for o in options if not (visited >> o[1] & 1) or not self.gives_nothing(world, o[1])]
+        chosen = useful or options[:1]  # pruning 1
+        cleared = world._replace(restart=-1)
+        yield from self._placed(cleared, chosen, colour, ticket=False, restart=True, drop_dead=False)
+
+    def _arrows(self, world: _World, *, ticket: bool, drop_dead: bool) -> Iterator[tuple[_Fast, _World, int, int]]:
+        base = self.spend(world) if ticket else (
+            world._replace(blue=world.blue - 1) if world.blue else world._replace(mandatory=True))
+        for colour in range(3):
+            yield from self._placed(base, list(self.arrows(base, colour)), colour, ticket=ticket, restart=False,
+                                    drop_dead=drop_dead)
+
+    def _placed(self, base: _World, options: list[tuple[int, int, int]], colour: int, *, ticket: bool,
+                restart: bool, drop_dead: bool) -> Iterator[tuple[_Fast, _World, int, int]]:
+        """The arrows worth searching among ``options`` (one colour, one role).
+
+        An arrow after which the turn must end with nothing gained is left out when ``drop_dead`` (an optional role
+        where the turn could end instead: ending is as good with fewer arrows), else only the least helpful to
+        opponents of them is kept (pruning 2: they all end the turn with the same points, arrows and tickets).
+        """
+        dead: tuple[int, str, _Fast, _World] | None = None
+        visited = base.colours[colour][1]
+        for frm, to, link in options:
+            action = (0, colour, frm, to, ticket)
+            nothing = not visited >> to & 1 and self.gives_nothing_new(base, to)
+            after, mine, theirs = self.place(base, colour, frm, to, link, restart=restart)
+            if nothing and self._must_end(after):
+                if drop_dead:
+                    continue
+                if dead is None or (theirs, self.text(action)) < dead[:2]:
+                    dead = (theirs, self.text(action), action, after)
+                continue
+            yield action, after, mine, theirs
+        if dead is not None:
+            yield dead[2], dead[3], 0, dead[0]
+
+    def _must_end(self, world: _World) -> bool:
+        """Whether nothing but ending the turn is left."""
+        return world.mandatory and world.restart < 0 and not world.blue and not self.may_spend(world)
+
+    def gives_nothing_new(self, world: _World, spot: int) -> bool:
+        """Whether a first arrival at ``spot`` scores nothing for me and earns no arrow and no usable ticket."""
+        if self.blue[spot]:
+            return not any(c[4] > 0 for c in world.colours)
+        if self.red[spot]:
+            return not self._ticket_helps(world)
+        bit = 1 << spot
+        return not (world.hand & bit or world.common & bit or (world.tokens & bit and self.rules.orphans_recover))
+
+    def _ticket_helps(self, world: _World) -> bool:
+        """Whether one more ticket would raise the tickets this turn may still spend."""
+        return world.tickets < self.limit_tickets - world.spent
+
+    def their_points(self, world: _World, spot: int) -> int:
+        bit = 1 << spot
+        if world.held & bit:
+            return 4
+        return 2 if world.orphans & bit and self.rules.orphans_recover else 0
+
+    def solve(self, world: _World, floor: _Gain = _BOTTOM) -> _Result | None:
+        """The best continuation from ``world`` if it reaches ``floor`` (lexicographically), else None.
+
+        A memo entry is exact for every floor at or above the one it was computed with.
+        """
+        known = self.memo.get(world)
+        if known is not None and floor >= known[1]:
+            result = known[0]
+            return result if result is not None and result.gain >= floor else None
+        self.nodes += 1
+        if self.nodes % 256 == 0 and self.budget.expired(self.nodes):
+            self.stopped = True
+        best: _Result | None = _END if self.may_end(world) and _END.gain >= floor else None
+        if not self.stopped:
+            children = sorted(self.children(world), key=lambda c: -c[2])
+            for action, after, mine, theirs in children:
+                delta = (mine, -theirs, -1 if action[4] else 0, -1 if action[0] == 0 else 0)
+                need = max(floor, best.gain) if best is not None else floor
+                sub = self.solve(after, _minus(need, delta))
+                if sub is None:
+                    continue
+                gain = _plus(sub.gain, delta)
+                texts = (self.text(action), *sub.texts)
+                if best is None or _better((gain, texts), (best.gain, best.texts)):
+                    best = _Result(gain, (action, *sub.path), texts)
+        if not self.stopped:
+            self.memo[world] = (best, floor)
+        return best
+
+
+def _plus(a: _Gain, b: _Gain) -> _Gain:
+    return (a[0] + b[0], a[1] + b[1], a[2] + b[2], a[3] + b[3])
+
+
+def _minus(a: _Gain, b: _Gain) -> _Gain:
+    return (a[0] - b[0], a[1] - b[1], a[2] - b[2], a[3] - b[3])
+
+
+def _kind_flags(kind: SpotKind) -> tuple[bool, ...]:
+    return tuple(k is kind for k in load_board().kinds)
+
+
+@functools.cache
+def _text(action: _Fast) -> str:
+    keys = [s.key for s in load_board().order]
+    kind, colour, frm, to, ticket = action
+    if kind == 1:
+        return str(Action.remove(COLOURS[colour]))
+    return str(Action.arrow(COLOURS[colour], keys[frm], keys[to], ticket=ticket))
+
+
+def _set(colours: tuple[_Colour, _Colour, _Colour], index: int, value: _Colour) -> tuple[_Colour, _Colour, _Colour]:
+    return (value if index == 0 else colours[0], value if index == 1 else colours[1],
+            value if index == 2 else colours[2])
+
+
+def _world(position: Position) -> _World:
+    board = load_board()
+    state = begin(position)
+    index = {s.key: s.index for s in board.order}
+
+    def mask(keys: frozenset[str] | tuple[str, ...]) -> int:
+        m = 0
+        for k in keys:
+            m |= 1 << index[k]
+        return m
+
+    colours: list[_Colour] = []
+    for expedition in position.expeditions:
+        restarts = expedition.restart_arrows
+        arrows, used = [], 0
+        for i, (frm, to) in enumerate(expedition.arrows):
+            link = board.link(frm, to)
+            assert link is not None  # a checked position links every arrow
+            arrows.append((index[frm], index[to], link.index, i in restarts))
+            used |= 1 << link.index
+        head = expedition.head
+        origin = index[head] if head else (-1 if expedition.arrows else board.start_index)
+        colours.append((tuple(arrows), mask(expedition.visited), used, origin, expedition.arrows_left))
+    me = state.me
+    held = orphans = 0
+    for i, seat in enumerate(state.seats):
+        if i == state.active:
+            continue
+        held |= mask(seat.hand)
+        orphans |= mask(seat.tokens - seat.hand)
+    return _World((colours[0], colours[1], colours[2]), mask(me.hand), mask(me.tokens), mask(state.common), held,
+                  orphans, me.tickets, 0, False, -1, 0)
+
+
+def _to_action(action: _Fast) -> Action:
+    return Action.from_text(_text(action))
+
+
+def best_moves(position: Position, *, tickets: int = TICKETS_PER_TURN, alternatives: int = 4,
+               limit: Limit = DEFAULT_MOVE_LIMIT, stop: StopLike | None = None) -> MoveSearch:
+    """The best move of this turn using at most ``tickets`` tickets, and the best moves with another first action.
+
+    Raises:
+        ValueError: ``tickets`` is not 0, 1 or 2.
+    """
+    if not 0 <= tickets <= TICKETS_PER_TURN:
+        raise ValueError(f"a turn spends 0 to {TICKETS_PER_TURN} tickets, not {tickets}")
+    search = _Search(position.rules, tickets, Budget(limit, stop))
+    root = _world(position)
+    best = search.solve(root)
+    if best is None:  # stopped before any way to end the turn was found
+        raise SolverError("the move search stopped before it found a legal move; allow it more time")
+    main = _move(best.path, best.gain)
+    firsts: list[Move] = []
+    if not search.stopped:  # the best move of each other first action that can still reach the best's points
+        for action, after, mine, theirs in search.children(root):
+            if action == best.path[0] if best.path else False:
+                continue
+            delta = (mine, -theirs, -1 if action[4] else 0, -1 if action[0] == 0 else 0)
+            sub = search.solve(after, _minus((best.gain[0] - ALTERNATIVE_SPAN, *_BOTTOM[1:]), delta))
+            if sub is not None:
+                firsts.append(_move((action, *sub.path), _plus(sub.gain, delta)))
+    firsts.sort(key=lambda m: (tuple(-v for v in m.value), tuple(str(a) for a in m.actions)))
+    status = search.budget.status(proven=not search.stopped)
+    return MoveSearch(main, tuple(firsts[:alternatives]), len(search.memo), status, tickets)
+
+
+def _move(path: tuple[_Fast, ...], gain: _Gain) -> Move:
+    return Move(tuple(_to_action(a) for a in path), gain[0], -gain[1], -gain[2], -gain[3])
