@@ -258,7 +258,7 @@ def test_python_dash_m_planner() -> None:
 
 
 HEAVY = ("ortools", "networkx", "multiprocessing", "planner.elfenland.advice", "planner.elfenland.teach",
-         "planner.common.svg", "planner.table.app", "starlette", "uvicorn")
+         "planner.common.svg", "planner.table.app", "starlette", "uvicorn", "planner.expedition")
 """What a plain ``elfenland route`` never loads: each costs start-up time that only its own commands need."""
 
 

@@ -1,35 +1,23 @@
-"""The planner's command line: thin glue between the terminal and the library (parse, one call, render).
+"""The planner's command lines: thin glue between the terminal and the library (parse, one call, render).
 
-``elfenland`` is :data:`cli`; each command lives in a module of its own, and what they share (exit codes,
-consoles, Ctrl-C, option types) in :mod:`planner.cli.conventions`.
+``elfenland`` is :mod:`planner.cli.elfenland`, ``expedition`` :mod:`planner.cli.expedition`. This package imports
+neither, so that one game's command does not load the other's (``from planner.cli import cli`` still gives
+``elfenland``'s group, loaded on first use).
 """
 
 from __future__ import annotations
 
-import click
+from typing import TYPE_CHECKING
 
-from planner import __version__
-from planner.cli import advise, board, check, route, serve, teach
-from planner.cli.conventions import CONTEXT
+if TYPE_CHECKING:
+    import click
 
 __all__ = ["cli"]
 
 
-@click.group(context_settings=CONTEXT)
-@click.version_option(__version__, "-V", "--version", prog_name="elfenland")
-def cli() -> None:
-    """Elfenland planner: the card-optimal route that collects the most new towns, proven optimal.
+def __getattr__(name: str) -> click.Group:
+    if name == "cli":
+        from planner.cli.elfenland import cli
 
-    \b
-    Examples:
-      elfenland route scenarios/01-first-steps.toml
-      elfenland route --at elv --hand "D D C U R R P T" --tile "elv-lap P, lap-vir E" --visited riv
-      elfenland check scenarios/01-first-steps.toml --route "lap/P vir/E"
-      elfenland board dag
-      elfenland serve --save table.toml
-    """
-
-
-for command in (route.route, check.check, advise.place, advise.draw, advise.obstacle, teach.explain, teach.puzzle,
-                board.board, board.show, serve.serve):
-    cli.add_command(command)
+        return cli
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -118,3 +120,14 @@ def test_move_draws_the_map_with_the_suggested_move(tmp_path: Path) -> None:
     assert len(groups["links"]) == 206
     assert len(groups["move"].findall("{http://www.w3.org/2000/svg}line")) == 2  # Athens>Gizeh, Gizeh>Sahara
     assert _run("reach", str(SCENARIOS / "02-ticket-pays.toml"), "--svg", str(tmp_path / "x.gif")).exit_code == 2
+
+
+def test_the_command_loads_neither_elfenland_nor_ortools() -> None:
+    code = ("import sys; from click.testing import CliRunner; from planner.cli.expedition import cli; "
+            "r = CliRunner().invoke(cli, ['reach', 'scenarios/expedition/01-spec-example.toml']); "
+            "assert r.exit_code == 0, r.output; "
+            "print(' '.join(sorted(m for m in sys.modules if m.startswith(('planner.elfenland', 'ortools')))))")
+    root = Path(__file__).resolve().parents[2]
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False, cwd=root)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == []
