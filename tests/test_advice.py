@@ -102,7 +102,7 @@ def test_joint_plans_agree_with_brute_force_under_the_strict_caravan_rule(seed: 
 
 
 @given(strategies.positions(max_cards=8, rules=strategies.any_rules().filter(lambda r: not r.strict)))
-@settings(max_examples=25)
+@settings(max_examples=12)
 def test_search_and_cpsat_agree_on_real_game_joint_plans(position: Position) -> None:
     search = solve(position, solver="search", joint=True)
     cpsat = solve(position, solver="cpsat", joint=True, limit=Limit(time=60))
@@ -271,7 +271,7 @@ def test_the_obstacles_effects_are_what_re_solving_each_sample_says() -> None:
 
 
 @given(strategies.positions(max_cards=8, round_keys=False))
-@settings(max_examples=40)
+@settings(max_examples=12)
 def test_the_free_roads_score_as_a_ceiling_never_changes_a_blocked_value(position: Position) -> None:
     from planner.elfenland.advice.obstacle import _blocked
     from planner.elfenland.solvers.search import best_value

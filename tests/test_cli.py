@@ -489,6 +489,7 @@ def test_hands_as_people_type_them(run: Run, hand: str, cards: list[str]) -> Non
     assert position.hand.names() == cards
 
 
+@pytest.mark.slow
 def test_ctrl_c_answers_the_best_route_so_far_and_exits_130() -> None:
     # The one test with a real signal: a child process with SIGINT restored (a test run in the background has
     # it ignored, and children inherit that), on a 24-card puzzle the search alone needs minutes to prove.

@@ -197,6 +197,7 @@ def _solver_threads() -> list[str]:
     return [t.name for t in threading.enumerate() if t.name.startswith(("elfenland-", "cpsat-"))]
 
 
+@pytest.mark.slow
 def test_auto_runs_cpsat_on_every_core_for_a_puzzle_and_proves() -> None:
     auto = solve(PUZZLE, limit=Limit(time=30))
     assert auto.proven and auto.solver == "cpsat" and auto.status is Status.OPTIMAL
@@ -244,7 +245,8 @@ def test_the_beam_route_is_legal_and_never_beats_the_optimum(strict: bool) -> No
             assert plan.value <= solve(position, solver="search").plan.value, str(position)
 
 
-@pytest.mark.parametrize("beam_wins", [True, pytest.param(False, marks=pytest.mark.slow)])
+@pytest.mark.slow
+@pytest.mark.parametrize("beam_wins", [True, False])
 def test_a_puzzle_starts_cpsat_from_the_better_of_the_glance_and_the_beam(monkeypatch: pytest.MonkeyPatch,
                                                                           beam_wins: bool) -> None:
     monkeypatch.setattr(solvers, "PUZZLE_START_NODES", 1024)
@@ -308,6 +310,7 @@ def test_stopping_a_twenty_card_solve_answers_within_a_fifth_of_a_second() -> No
     assert _solver_threads() == []
 
 
+@pytest.mark.slow
 def test_two_solves_at_once_in_two_threads_do_not_see_each_other() -> None:
     # The table page solves in a worker thread while an older solve winds down; each has its own threads and stop.
     stop_first, stop_second = threading.Event(), threading.Event()
