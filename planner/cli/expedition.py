@@ -112,7 +112,8 @@ def move(source: str, tickets: int, alternatives: int, time_limit: float, nodes:
     """The best move of this turn: most points for me, then fewest for opponents, tickets and arrows."""
     position = _read(source, picture)
     limit = Limit(nodes=nodes) if nodes else Limit(time=time_limit)
-    with stop_on_ctrl_c() as stop:
+    plural = "" if tickets == 1 else "s"
+    with stop_on_ctrl_c() as stop, err().status(f"searching the turn's moves (at most {tickets} ticket{plural})…"):
         search = best_moves(position, tickets=tickets, alternatives=alternatives, limit=limit, stop=stop)
     changes = reach_change(position, search.best)
     lost = hopeless(position, reach_table(position, position.hand))
