@@ -8,10 +8,17 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Mapping
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, replace
 from typing import Any
 
-from planner.common.names import Names, key_values
+from planner.common.options import (
+    RuleOption,
+    changed_options,
+    option_text,
+    parse_options,
+    read_options,
+    same_value,
+)
 from planner.common.problems import Problem, Problems
 from planner.elfenland.board import Connection, Terrain
 from planner.errors import NotationError
@@ -160,53 +167,6 @@ class HomeDistance(enum.StrEnum):
     """Roads only."""
 
 
-@dataclass(frozen=True, slots=True)
-class RuleOption:
-    """One rule option: its name (the ``[rules]`` key), its values (the default first) and a line of help."""
-
-    name: str
-    values: tuple[Any, ...]
-    help: str
-    aliases: tuple[str, ...] = ()
-    """Shorter keys accepted in the notation's rule field (``when=strict``)."""
-
-    @property
-    def default(self) -> Any:
-        """The 1998 rules' value."""
-        return self.values[0]
-
-    @property
-    def texts(self) -> tuple[str, ...]:
-        """The values as typed on the command line and in the notation: ``flat``, ``3``, ``true``."""
-        return tuple(_text(v) for v in self.values)
-
-    def refusal(self, value: Any) -> str:
-        """Why ``value`` is not a value of this option: ``rule option rounds = 5 must be 3 or 4``."""
-        if isinstance(self.default, bool | int):
-            return f"rule option {self.name} = {value!r} must be {' or '.join(sorted(self.texts))}"
-        return f"rule option {self.name} = {value!r} is not one of {', '.join(self.texts)}"
-
-    def parse(self, text: str) -> Any:
-        """The value ``text`` names (a unique prefix will do; ``on``/``off``/``yes``/``no`` for switches).
-
-        Raises:
-            NotationError: no such value.
-        """
-        names: dict[Any, tuple[str, ...]] = {v: (_text(v),) for v in self.values}
-        for value, words in ((True, ("on", "yes")), (False, ("off", "no"))):
-            if value in names:
-                names[value] += words
-        lookup = Names(f"value of rule option {self.name}", names, {v: _text(v) for v in self.values},
-                       prefixes=not isinstance(self.default, int))
-        return lookup.find(text)
-
-
-def _text(value: Any) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return str(value)
-
-
 #: Every rule option, in the order of :class:`Rules`' fields (one place for each option's values).
 RULE_OPTIONS: dict[str, RuleOption] = {
     option.name: option for option in (
@@ -252,7 +212,7 @@ class Rules:
         found = Problems()
         for option in RULE_OPTIONS.values():
             value = given[option.name]
-            match = next((v for v in option.values if _same(v, value)), None)
+            match = next((v for v in option.values if same_value(v, value)), None)
             if match is None:
                 found.add("bad-rule", f"rules.{option.name}", value, option.refusal(value))
             else:
@@ -286,22 +246,7 @@ class Rules:
         Raises:
             IllegalPositionError: every unknown option and bad value, each naming its key.
         """
-        from planner.common.forms import Form  # a leaf module; imported here only to keep rules' imports few
-
-        problems = Problems()
-        form = Form(data, problems, keys=tuple(RULE_OPTIONS), where=where, what="rule option")
-        values: dict[str, Any] = {}
-        for name, option in RULE_OPTIONS.items():
-            if not form.has(name):
-                continue
-            raw = data[name]
-            match = next((v for v in option.values if _same(v, raw)), None)
-            if match is None:
-                problems.add("bad-rule", form.name(name), raw, option.refusal(raw))
-            else:
-                values[name] = match
-        problems.check()
-        return cls(**values)
+        return cls(**read_options(RULE_OPTIONS, data, where=where))
 
     @classmethod
     def from_str(cls, text: str) -> Rules:
@@ -310,41 +255,20 @@ class Rules:
         Raises:
             NotationError: an unknown option, a malformed item or a bad value.
         """
-        keys = Names("rule option", {name: (name, *o.aliases) for name, o in RULE_OPTIONS.items()},
-                     {n: n for n in RULE_OPTIONS})
-        values: dict[str, Any] = {}
-        for key, value, _ in key_values(text, example="'caravan=scaled'", kind="bad-rule"):
-            name = keys.find(key, where="rules")
-            values[name] = RULE_OPTIONS[name].parse(value)
-        return cls(**values)
+        return cls(**parse_options(RULE_OPTIONS, text, example="'caravan=scaled'"))
 
     def __str__(self) -> str:
         """The notation's rule field: the options that differ from the defaults (``caravan=scaled,rounds=3``),
         or ``""`` for the 1998 rules."""
-        return ",".join(f"{k}={_text(v)}" for k, v in self.to_mapping().items())
+        return ",".join(f"{k}={option_text(v)}" for k, v in self.to_mapping().items())
 
     def to_mapping(self) -> dict[str, Any]:
         """The options that differ from the defaults, as a ``[rules]`` table (plain strings, ints and bools)."""
-        found: dict[str, Any] = {}
-        for f in fields(self):
-            value = getattr(self, f.name)
-            if value != RULE_OPTIONS[f.name].default:
-                found[f.name] = value.value if isinstance(value, enum.Enum) else value
-        return found
+        return changed_options(RULE_OPTIONS, self)
 
     def with_options(self, **options: Any) -> Rules:
         """A copy with some options changed."""
         return replace(self, **options)
-
-
-def _same(option_value: Any, given: Any) -> bool:
-    """Whether ``given`` is ``option_value`` with the right type: ``3`` is a round count, ``3.0`` and ``True``
-    are not; ``"flat"`` is :attr:`Caravan.FLAT`."""
-    if isinstance(option_value, bool) or isinstance(given, bool):
-        return isinstance(option_value, bool) and isinstance(given, bool) and option_value is given
-    if isinstance(option_value, int):
-        return type(given) is int and given == option_value
-    return isinstance(given, str) and given == option_value
 
 
 DEFAULT_RULES = Rules()

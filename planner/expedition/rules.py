@@ -8,12 +8,11 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Mapping
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, replace
 from typing import Any
 
-from planner.common.forms import Form
 from planner.common.names import Names
-from planner.common.problems import Problems
+from planner.common.options import RuleOption, changed_options, parse_options, read_options
 from planner.errors import NotationError
 
 __all__ = ["ARROWS", "CARDS", "COLOURS", "COMMONS", "RULE_OPTIONS", "TICKETS", "TICKETS_PER_TURN", "TOKENS",
@@ -116,35 +115,6 @@ class ArrowsOut(enum.StrEnum):
     """The game ends at once (BGA)."""
 
 
-@dataclass(frozen=True, slots=True)
-class RuleOption:
-    """One rule option: its ``[rules]`` key, its values (the default first) and a line of help."""
-
-    name: str
-    values: tuple[enum.StrEnum, ...]
-    help: str
-
-    @property
-    def default(self) -> enum.StrEnum:
-        """The project's default (EXPEDITION.md, "Decisions on ambiguities")."""
-        return self.values[0]
-
-    @property
-    def texts(self) -> tuple[str, ...]:
-        """The values as typed."""
-        return tuple(v.value for v in self.values)
-
-    def parse(self, text: str) -> enum.StrEnum:
-        """The value ``text`` names (a unique prefix will do).
-
-        Raises:
-            NotationError: no such value.
-        """
-        lookup = Names(f"value of rule option {self.name}", {v: (v.value,) for v in self.values},
-                       {v: v.value for v in self.values})
-        return lookup.find(text)
-
-
 RULE_OPTIONS: dict[str, RuleOption] = {
     option.name: option for option in (
         RuleOption("blue_bonus", tuple(BlueBonus), "the blue-square arrow: optional, or mandatory"),
@@ -179,9 +149,9 @@ class Rules:
         bad = []
         for option in RULE_OPTIONS.values():
             value = getattr(self, option.name)
-            match = next((v for v in option.values if isinstance(value, str) and v.value == value), None)
+            match = option.match(value)
             if match is None:
-                bad.append(f"rule option {option.name} = {value!r} is not one of {', '.join(option.texts)}")
+                bad.append(option.refusal(value))
             else:
                 object.__setattr__(self, option.name, match)
         if bad:
@@ -214,21 +184,7 @@ class Rules:
         Raises:
             IllegalPositionError: every unknown option and bad value, each naming its key.
         """
-        problems = Problems()
-        form = Form(data, problems, keys=tuple(RULE_OPTIONS), where=where, what="rule option")
-        values: dict[str, Any] = {}
-        for name, option in RULE_OPTIONS.items():
-            text = form.text(name)
-            if text is None:
-                continue
-            match = next((v for v in option.values if v.value == text), None)
-            if match is None:
-                problems.add("bad-rule", form.name(name), text, f"rule option {form.name(name)} = {text!r} is not "
-                             f"one of {', '.join(option.texts)}")
-            else:
-                values[name] = match
-        problems.check()
-        return cls(**values)
+        return cls(**read_options(RULE_OPTIONS, data, where=where))
 
     @classmethod
     def from_str(cls, text: str) -> Rules:
@@ -237,21 +193,11 @@ class Rules:
         Raises:
             NotationError: an unknown option, a malformed item or a bad value.
         """
-        keys = Names("rule option", {name: (name,) for name in RULE_OPTIONS}, {n: n for n in RULE_OPTIONS})
-        values: dict[str, Any] = {}
-        for item in (part.strip() for part in text.split(",") if part.strip()):
-            key, equals, value = item.partition("=")
-            if not equals:
-                raise NotationError(f"rule item {item!r} must look like 'blue_bonus=mandatory'", kind="bad-rule",
-                                    value=item)
-            name = keys.find(key, where="rules")
-            values[name] = RULE_OPTIONS[name].parse(value)
-        return cls(**values)
+        return cls(**parse_options(RULE_OPTIONS, text, example="'blue_bonus=mandatory'"))
 
     def to_mapping(self) -> dict[str, str]:
         """The options that differ from the defaults, as a ``[rules]`` table."""
-        return {f.name: getattr(self, f.name).value for f in fields(self)
-                if getattr(self, f.name) != RULE_OPTIONS[f.name].default}
+        return changed_options(RULE_OPTIONS, self)
 
     def __str__(self) -> str:
         """The notation's rule field (``""`` for the defaults)."""
