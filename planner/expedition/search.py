@@ -246,7 +246,7 @@ class _Search:
             return world
         trimmed = tuple(c if len(c[0]) <= keep else ((c[0][len(c[0]) - keep:] if keep else ()), *c[1:])
                         for c in colours)
-        return world._replace(colours=(trimmed[0], trimmed[1], trimmed[2]))  # type: ignore[arg-type]
+        return world._replace(colours=(trimmed[0], trimmed[1], trimmed[2]))
 
     def spend(self, world: _World) -> _World:
         world = world._replace(tickets=world.tickets - 1, spent=world.spent + 1)
