@@ -235,16 +235,23 @@ class _Search:
         return world, mine, theirs
 
     def trim(self, world: _World) -> _World:
-        """The canonical world: each colour keeps only the last arrows a removal can still reach.
+        """The canonical world: each colour keeps only the last arrows a removal can still reach, and tickets held
+        count only up to the tickets this turn may still spend.
 
         Exact: an arrow matters beyond the masks only to a removal, a turn removes at most one arrow per ticket it
         may still spend, and a removal takes the last arrow, so arrows before the last ``limit - spent`` are never
-        read again (the only arrow count :meth:`remove` needs is the one the arrows left give). Worlds differing
-        only in the order of older arrows thus have the same continuations, and now share one memo entry.
+        read again (the only arrow count :meth:`remove` needs is the one the arrows left give). Tickets held are
+        read only as "any left" (:meth:`may_spend`) and "fewer than ``limit - spent``" (:meth:`_ticket_helps`), and
+        spending lowers both sides by one, so ``min(tickets, limit - spent)`` answers alike (a Move reports tickets
+        spent, never held). Worlds differing only there have the same continuations and now share one memo entry.
         """
+        if not self.canonical:
+            return world
         keep = self.limit_tickets - world.spent
+        if world.tickets > keep:
+            world = world._replace(tickets=keep)
         colours = world.colours
-        if not self.canonical or all(len(c[0]) <= keep for c in colours):
+        if all(len(c[0]) <= keep for c in colours):
             return world
         trimmed = tuple(c if len(c[0]) <= keep else ((c[0][len(c[0]) - keep:] if keep else ()), *c[1:])
                         for c in colours)
