@@ -16,6 +16,10 @@ against a plain enumeration through the engine):
    to opponents), and such blue-square and ticket arrows are dropped where the turn could end instead;
 3. no ticket arrow before the mandatory arrow: relabelling the first arrow-started chain as the mandatory one
    reaches the same world.
+
+Worlds are canonical (:meth:`_Search.trim`): a colour keeps only its last ``limit - spent`` arrows (all a removal
+can still reach) and tickets held count up to ``limit - spent``; worlds differing only beyond that have the same
+continuations, so they share a memo entry.
 """
 
 from __future__ import annotations
