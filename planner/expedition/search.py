@@ -16,6 +16,10 @@ against a plain enumeration through the engine):
    to opponents), and such blue-square and ticket arrows are dropped where the turn could end instead;
 3. no ticket arrow before the mandatory arrow: relabelling the first arrow-started chain as the mandatory one
    reaches the same world.
+
+Worlds are canonical (:meth:`_Search.trim`): a colour keeps only its last ``limit - spent`` arrows (all a removal
+can still reach) and tickets held count up to ``limit - spent``; worlds differing only beyond that have the same
+continuations, so they share a memo entry.
 """
 
 from __future__ import annotations
@@ -30,7 +34,7 @@ from planner.errors import SolverError
 from planner.expedition.board import SpotKind, load_board
 from planner.expedition.notation import Action
 from planner.expedition.position import Position
-from planner.expedition.rules import COLOURS, TICKETS_PER_TURN, Rules
+from planner.expedition.rules import ARROWS, COLOURS, TICKETS_PER_TURN, Rules
 from planner.expedition.turn import begin
 
 __all__ = ["DEFAULT_MOVE_LIMIT", "Move", "MoveSearch", "best_moves"]
@@ -139,6 +143,8 @@ class _Search:
     blue: tuple[bool, ...] = field(default_factory=lambda: _kind_flags(SpotKind.BLUE))
     red: tuple[bool, ...] = field(default_factory=lambda: _kind_flags(SpotKind.RED))
     start: int = field(default_factory=lambda: load_board().start_index)
+    canonical: bool = True
+    """Whether :meth:`trim` canonicalises worlds (off only for the test that it changes nothing)."""
 
     # -- rules on masks -------------------------------------------------------------------------------------------
     def text(self, action: _Fast) -> str:
@@ -223,7 +229,7 @@ class _Search:
         frm, to, link, leg_start = arrows[-1]
         rest = arrows[:-1]
         new_head = -1 if leg_start else frm
-        if not rest:
+        if left + 1 == ARROWS:  # its only arrow (the tuple may be trimmed: count by the arrows left)
             new_head = self.start
         entry: _Colour = (rest, visited & ~(1 << to), used & ~(1 << link), new_head, left + 1)
         world = world._replace(colours=_set(world.colours, colour, entry))
@@ -231,6 +237,29 @@ class _Search:
         if new_head < 0:
             world = self.after_loop(world, colour)
         return world, mine, theirs
+
+    def trim(self, world: _World) -> _World:
+        """The canonical world: each colour keeps only the last arrows a removal can still reach, and tickets held
+        count only up to the tickets this turn may still spend.
+
+        Exact: an arrow matters beyond the masks only to a removal, a turn removes at most one arrow per ticket it
+        may still spend, and a removal takes the last arrow, so arrows before the last ``limit - spent`` are never
+        read again (the only arrow count :meth:`remove` needs is the one the arrows left give). Tickets held are
+        read only as "any left" (:meth:`may_spend`) and "fewer than ``limit - spent``" (:meth:`_ticket_helps`), and
+        spending lowers both sides by one, so ``min(tickets, limit - spent)`` answers alike (a Move reports tickets
+        spent, never held). Worlds differing only there have the same continuations and now share one memo entry.
+        """
+        if not self.canonical:
+            return world
+        keep = self.limit_tickets - world.spent
+        if world.tickets > keep:
+            world = world._replace(tickets=keep)
+        colours = world.colours
+        if all(len(c[0]) <= keep for c in colours):
+            return world
+        trimmed = tuple(c if len(c[0]) <= keep else ((c[0][len(c[0]) - keep:] if keep else ()), *c[1:])
+                        for c in colours)
+        return world._replace(colours=(trimmed[0], trimmed[1], trimmed[2]))
 
     def spend(self, world: _World) -> _World:
         world = world._replace(tickets=world.tickets - 1, spent=world.spent + 1)
@@ -268,7 +297,7 @@ class _Search:
                 arrows, _, _, head, _ = world.colours[colour]
                 if head >= 0 and arrows:
                     after, mine, theirs = self.remove(self.spend(world), colour)
-                    yield (1, colour, -1, -1, True), after, mine, theirs
+                    yield (1, colour, -1, -1, True), self.trim(after), mine, theirs
 
     def _restarts(self, world: _World) -> Iterator[tuple[_Fast, _World, int, int]]:
         colour = world.restart
@@ -306,9 +335,9 @@ class _Search:
                 if dead is None or (theirs, self.text(action)) < dead[:2]:
                     dead = (theirs, self.text(action), action, after)
                 continue
-            yield action, after, mine, theirs
+            yield action, self.trim(after), mine, theirs
         if dead is not None:
-            yield dead[2], dead[3], 0, dead[0]
+            yield dead[2], self.trim(dead[3]), 0, dead[0]
 
     def _must_end(self, world: _World) -> bool:
         """Whether nothing but ending the turn is left."""
@@ -437,7 +466,7 @@ def best_moves(position: Position, *, tickets: int = TICKETS_PER_TURN, alternati
     if not 0 <= tickets <= TICKETS_PER_TURN:
         raise ValueError(f"a turn spends 0 to {TICKETS_PER_TURN} tickets, not {tickets}")
     search = _Search(position.rules, tickets, Budget(limit, stop))
-    root = _world(position)
+    root = search.trim(_world(position))
     best = search.solve(root)
     if best is None:  # stopped before any way to end the turn was found
         raise SolverError("the move search stopped before it found a legal move; allow it more time")

@@ -10,10 +10,10 @@ from exhelp import table
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from planner.common.limits import Limit, Status
+from planner.common.limits import Budget, Limit, Status
 from planner.expedition.generate import random_position
 from planner.expedition.position import Position
-from planner.expedition.search import Move, best_moves
+from planner.expedition.search import Move, _Result, _Search, _world, best_moves
 from planner.expedition.turn import verify
 
 
@@ -80,3 +80,41 @@ def test_a_node_limit_gives_a_reproducible_unproven_answer() -> None:
 def test_tickets_must_be_0_1_or_2() -> None:
     with pytest.raises(ValueError, match="0 to 2"):
         best_moves(table(), tickets=3)
+
+
+class _TooBig(Exception):
+    """The search hit its node limit."""
+
+
+def _raw_and_canonical(position: Position, tickets: int) -> tuple[_Search, _Search]:
+    searches: list[tuple[_Search, _Result]] = []
+    for canonical in (False, True):
+        search = _Search(position.rules, tickets, Budget(Limit(nodes=12_000)), canonical=canonical)
+        best = search.solve(search.trim(_world(position)))
+        if search.stopped:
+            raise _TooBig
+        assert best is not None
+        searches.append((search, best))
+    (raw, raw_best), (canonical_search, canonical_best) = searches
+    assert canonical_best.gain == raw_best.gain and canonical_best.texts == raw_best.texts, str(position)
+    return raw, canonical_search
+
+
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow])
+@given(st.integers(0, 10_000), st.integers(0, 2))
+def test_canonical_worlds_change_no_answer(seed: int, tickets: int) -> None:
+    # the canonical world (only the last limit-spent arrows kept, tickets held capped at limit-spent) must give
+    # the same best move, text included, and never search more worlds than the raw one
+    rng = random.Random(seed)
+    try:
+        raw, canonical = _raw_and_canonical(random_position(rng, turns=rng.randint(0, 25)), tickets)
+    except _TooBig:
+        assume(False)
+        return
+    assert len(canonical.memo) <= len(raw.memo)
+
+
+def test_trimming_merges_worlds_on_a_busy_position() -> None:
+    rng = random.Random(9)  # 9,172 raw worlds with one ticket, 3,746 canonical ones
+    raw, canonical = _raw_and_canonical(random_position(rng, turns=rng.randint(0, 25)), 1)
+    assert len(canonical.memo) < len(raw.memo) * 0.6
