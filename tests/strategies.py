@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import fields
 
+from hypothesis import settings
 from hypothesis import strategies as st
 
 from planner.elfenland.board import Connection, load_board
@@ -47,6 +48,13 @@ def any_rules() -> st.SearchStrategy[Rules]:
     """Any valid combination of rule options (every value of every option in the rules' own table)."""
     return st.fixed_dictionaries({f.name: st.sampled_from(RULE_OPTIONS[f.name].values) for f in fields(Rules)}
                                  ).map(lambda kw: Rules(**kw))
+
+
+def examples(ci: int) -> int:
+    """``ci`` examples under the CI profile (150 by default), proportionally fewer under the quick one (30), so
+    the long sweeps stay long where CI runs them and the default lane stays quick."""
+    return max(5, ci * settings().max_examples // 150)
+
 
 
 def cards(max_size: int = MAX_HAND, *, min_size: int = 0) -> st.SearchStrategy[Hand]:

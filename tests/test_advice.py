@@ -63,7 +63,7 @@ def placements_are_legal(position: Position, plan: Plan) -> None:
 
 # -- the joint plan ------------------------------------------------------------------------------------------------
 @given(strategies.positions(max_cards=8, round_keys=False))
-@settings(max_examples=40)
+@settings(max_examples=strategies.examples(40))
 def test_with_an_empty_supply_the_joint_plan_is_the_route(position: Position) -> None:
     joint = solve(position, solver="search", joint=True)
     assert joint.plan.placements == ()
@@ -71,7 +71,7 @@ def test_with_an_empty_supply_the_joint_plan_is_the_route(position: Position) ->
 
 
 @given(strategies.positions(max_cards=8))
-@settings(max_examples=40)
+@settings(max_examples=strategies.examples(40))
 def test_route_ignores_the_supply_and_joint_uses_it(position: Position) -> None:
     route = solve(position, solver="search").plan
     assert route.placements == ()
@@ -283,6 +283,7 @@ def test_the_free_roads_score_as_a_ceiling_never_changes_a_blocked_value(positio
             assert best_value(blocked, ceiling=free[0])[0] == best_value(blocked)[0], (str(position), tile.road)
 
 
+@pytest.mark.slow
 def test_the_obstacle_advice_is_the_same_in_one_process_or_two() -> None:
     one = advise_obstacle(LEADER, samples=40, seed=5, jobs=1)
     two = advise_obstacle(LEADER, samples=40, seed=5, jobs=2)
@@ -303,7 +304,7 @@ def test_hold_the_obstacle_when_it_takes_little_before_the_last_round() -> None:
 
 
 # -- keep --------------------------------------------------------------------------------------------------------
-@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("seed", [3, *(pytest.param(seed, marks=pytest.mark.slow) for seed in range(3))])
 def test_what_to_keep_follows_the_rules_of_the_round_end(seed: int) -> None:
     rng = random.Random(seed)
     position = random_position(rng, cards=8, counters=20).replace(round=2)
@@ -339,7 +340,7 @@ def test_a_blind_draws_chances_add_up(seed: int) -> None:
 
 # -- every position the advisor makes up is legal ----------------------------------------------------------------
 @given(strategies.positions(max_cards=6, max_tiles=12).filter(lambda p: p.players is not None or bool(p.opponents)))
-@settings(max_examples=30)
+@settings(max_examples=strategies.examples(30))
 def test_every_reply_keeps_each_counter_and_obstacle_counted_once(position: Position) -> None:
     plan = joint_plan(position, solver="search").plan
     for road, counter in replies_to(position, plan):

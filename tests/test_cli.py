@@ -133,6 +133,7 @@ def test_stdin_and_folder_json_lines(run: Run, tmp_path: Path) -> None:
     assert lines[0]["source"].endswith("a.toml")
 
 
+@pytest.mark.slow
 def test_a_folder_on_several_cores_keeps_its_order(run: Run) -> None:
     one = run("route", str(REPO / "scenarios"), "--json", "--jobs", "1", "--solver", "search")
     two = run("route", str(REPO / "scenarios"), "--json", "--jobs", "2", "--solver", "search")

@@ -61,7 +61,7 @@ def mutated(draw: st.DrawFn, text: str) -> str:
 
 
 @given(st.sampled_from(SCENARIOS).flatmap(mutated))
-@settings(max_examples=60)
+@settings(max_examples=strategies.examples(60))
 def test_mutated_position_files_parse_or_say_what_is_wrong(text: str) -> None:
     try:
         position = position_from_toml(text, source="fuzz.toml")
@@ -72,7 +72,7 @@ def test_mutated_position_files_parse_or_say_what_is_wrong(text: str) -> None:
 
 
 @given(strategies.positions().flatmap(lambda p: mutated(str(p))))
-@settings(max_examples=60)
+@settings(max_examples=strategies.examples(60))
 def test_mutated_compact_positions_parse_or_say_what_is_wrong(text: str) -> None:
     try:
         read_position(text)
@@ -92,7 +92,7 @@ def test_any_hand_text_parses_or_names_the_bad_token(text: str) -> None:
 
 @given(strategies.playable_positions().flatmap(
     lambda p: st.tuples(st.just(p), mutated("thr/E jac/D riv:r/R lap/PPP str:l/RR kih/CC"))))
-@settings(max_examples=100)
+@settings(max_examples=strategies.examples(100))
 def test_mutated_routes_parse_and_replay_or_say_why_not(case: tuple[Position, str]) -> None:
     position, text = case
     try:
@@ -123,7 +123,7 @@ BASES = [[], ["--at", "elv", "--hand", "DDCURRPT", "--tile", "elv-lap P, lap-vir
        st.tuples(st.sampled_from(BASES), st.lists(st.sampled_from(OPTIONS), max_size=4)).map(
            lambda parts: [*parts[0], *(a for part in parts[1] for a in part)]),
        st.sampled_from(["", 'at = "elv"\n', "at = 1" + "0" * 5000, 'at = "Beat\xe1"\n', "[[[["]))
-@settings(max_examples=80)
+@settings(max_examples=strategies.examples(80))
 def test_random_command_lines_exit_0_or_2_never_with_a_traceback(command: str, args: list[str], stdin: str) -> None:
     # Solves are kept tiny (search, few nodes): what is tested is the way in and out, not the solvers.
     extra = ["--solver", "search", "--nodes", "300"] if command in ("route", "check") else []

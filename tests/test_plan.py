@@ -502,6 +502,7 @@ def test_the_empty_route_is_always_legal(position: Position) -> None:
     assert plan.score == -position.home_penalty(position.at)
 
 
+@pytest.mark.slow
 def test_route_strategy_produces_legal_and_illegal_routes_with_every_payment() -> None:
     # Guards the properties above: they mean little if the route strategy rarely builds a legal route, or never a
     # long one. The mix is counted on a fixed sample; long legal routes with each payment are searched for below (a

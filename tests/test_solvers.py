@@ -120,6 +120,7 @@ def test_a_node_limit_returns_the_same_unproven_legal_plan_on_any_machine() -> N
     assert str(again.plan) == str(first.plan) and again.bound == first.bound
 
 
+@pytest.mark.slow
 def test_the_bound_of_an_unproven_answer_is_an_upper_bound() -> None:
     rng = random.Random(12)
     for _ in range(4):
@@ -170,7 +171,7 @@ def _agree(position: Position) -> None:
                                                           rounds=st.sampled_from([3, 4]),
                                                           home_distance=st.sampled_from(["all", "roads"]),
                                                           home_variant=st.booleans()), max_cards=12))
-@settings(max_examples=100)
+@settings(max_examples=strategies.examples(100))
 def test_solvers_agree_on_random_positions(position: Position) -> None:
     _agree(position)
 
@@ -210,6 +211,7 @@ def test_auto_runs_cpsat_on_every_core_for_a_puzzle_and_proves() -> None:
     assert _solver_threads() == []  # the slower run was stopped and waited for
 
 
+@pytest.mark.slow
 def test_a_puzzle_on_one_core_runs_one_cpsat(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(solvers, "cores", lambda: 1)
     auto = solve(PUZZLE, limit=Limit(time=30), seed=5)
@@ -549,7 +551,7 @@ def test_under_the_strict_caravan_rule_a_bigger_hand_does_not_rule_out_a_smaller
 
 
 @given(strategies.strict_caravan_traps())
-@settings(max_examples=60)
+@settings(max_examples=strategies.examples(60))
 def test_search_agrees_with_brute_force_on_strict_caravan_traps(position: Position) -> None:
     from brute import brute_force
 
@@ -558,6 +560,7 @@ def test_search_agrees_with_brute_force_on_strict_caravan_traps(position: Positi
     assert plan.value == brute_force(position)[0], str(position)
 
 
+@pytest.mark.slow
 def test_search_agrees_with_brute_force_under_the_strict_caravan_rule() -> None:
     # CP-SAT cannot model the strict rule where it matters, so the brute force is the second opinion here.
     from brute import brute_force

@@ -190,6 +190,7 @@ def test_a_body_without_length_is_cut_at_the_limit(client: TestClient) -> None:
 
 
 # -- several phones ----------------------------------------------------------------------------------------------
+@pytest.mark.slow
 def test_concurrent_changes_all_count(client: TestClient, session: Session) -> None:
     """Four phones add cards at once: every change is applied exactly once, whatever the interleaving."""
     change(client, {"op": "hand", "hand": "-"})

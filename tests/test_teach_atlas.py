@@ -36,7 +36,7 @@ def test_every_answers_best_route_is_the_brute_forces(position: Position) -> Non
     _check_entries(position)
 
 
-@settings(max_examples=25)
+@settings(max_examples=strategies.examples(25))
 @given(strategies.positions(max_cards=4, min_tiles=10))
 def test_every_answer_under_any_rules(position: Position) -> None:
     """Any rule options, the strict caravan rule (exact hands) and the home penalty included."""

@@ -157,6 +157,7 @@ def _read_until(fd: int, pattern: str, seen: list[str], timeout: float = 60.0) -
     return text
 
 
+@pytest.mark.slow
 def test_the_trainer_in_a_real_terminal(tmp_path: Path) -> None:
     """The trainer in a pseudo-terminal, as a player runs it: prompt, typed answer, grade, quit."""
     p = generate(2, theme="upstream", difficulty=1)

@@ -135,7 +135,7 @@ def check_notes_of(case: tuple[Position, tuple[Step, ...]]) -> None:
     check_notes(plan)
 
 
-@settings(max_examples=25)
+@settings(max_examples=strategies.examples(25))
 @given(strategies.positions_and_routes())
 def test_every_note_of_any_legal_route_is_true(case: tuple[Position, tuple[Step, ...]]) -> None:
     check_notes_of(case)
@@ -262,7 +262,7 @@ def test_each_end_town_row_is_the_best_route_into_that_town(position: Position) 
 
 
 @pytest.mark.slow
-@settings(max_examples=200)
+@settings(max_examples=strategies.examples(200))
 @given(last_rounds())
 def test_each_end_town_row_on_many_more_last_rounds(position: Position) -> None:
     check_end_rows(position)
@@ -320,7 +320,7 @@ def test_where_a_route_falls_behind_is_where_the_best_still_possible_drops(
 
 
 @pytest.mark.slow
-@settings(max_examples=200)
+@settings(max_examples=strategies.examples(200))
 @given(SMALL_CASES)
 def test_where_many_more_routes_fall_behind(case: tuple[Position, tuple[Step, ...]]) -> None:
     check_comparison(*case)

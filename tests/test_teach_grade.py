@@ -56,7 +56,7 @@ def test_text_that_does_not_parse_is_unreadable_with_the_parsers_message(text: s
         assert str(refused.value) in graded.message
 
 
-@settings(max_examples=30)
+@settings(max_examples=strategies.examples(30))
 @given(st.text(max_size=60) | st.from_regex(r"([a-z]{2,4}(:[a-z])?/[a-zA-Z0-9 ]{0,5} ?){0,4}", fullmatch=True))
 def test_any_text_gets_a_grade(text: str) -> None:
     graded = grade(a_puzzle(), text)
@@ -73,7 +73,7 @@ def expected_grade(steps: tuple[Step, ...], p: Puzzle) -> tuple[Verdict, tuple[i
     return Verdict.SHORT, (p.score - outcome.score, outcome.cards_spent - p.cards)
 
 
-@settings(max_examples=40)
+@settings(max_examples=strategies.examples(40))
 @given(st.data())
 def test_any_walk_typed_as_text_gets_the_grade_the_verifier_gives(data: st.DataObject) -> None:
     p = a_puzzle()

@@ -114,6 +114,7 @@ def test_the_same_seed_theme_and_difficulty_give_the_same_puzzle() -> None:
     assert str(generate(6, theme="ferry", difficulty=3).position) != str(first.position)
 
 
+@pytest.mark.slow
 def test_a_puzzle_is_the_same_in_another_process_with_another_hash_seed() -> None:
     """Every choice comes from one generator seeded with (seed, theme, difficulty), never from str hashing, set
     order or the clock, and effort is counted in nodes, so another process draws the same puzzle."""
