@@ -66,7 +66,7 @@ DOCS = sorted((ROOT / "docs").glob("*.md"))
 
 @pytest.mark.parametrize("page", [ROOT / "README.md", *DOCS], ids=lambda p: p.name)
 def test_every_relative_link_resolves_in_the_repository(page: Path) -> None:
-    # A reader of the project has the repository, nothing beside it (the README once linked ../shared/RULES.md).
+    # A reader of the project has the repository and nothing beside it: every link must stay inside it.
     text = page.read_text(encoding="utf-8")
     for target in re.findall(r"\]\(([^)\s]+)\)", text):
         if re.match(r"[a-z]+:", target) or target.startswith("#"):
