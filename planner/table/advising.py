@@ -43,13 +43,11 @@ from planner.table.views import (
     travel_document,
 )
 
-__all__ = ["KEEP_ALTERNATIVES", "KEEP_SAMPLES", "TABLE_LIMIT", "Later", "Settings", "Stage", "Superseded",
-           "first_stage", "later_stage"]
+__all__ = ["KEEP_ALTERNATIVES", "TABLE_LIMIT", "Later", "Settings", "Stage", "Superseded", "first_stage",
+           "later_stage"]
 
 TABLE_LIMIT = Limit(time=20.0)
 """How long one position is solved before its best route so far is shown as unproven."""
-KEEP_SAMPLES = 30
-"""Sampled next rounds for the keep advice (the advisor's own default)."""
 KEEP_ALTERNATIVES = 6
 """Routes solved for the keep advice: its end towns are those of the routes as good as the best (as ``place``)."""
 
@@ -60,12 +58,12 @@ class Superseded(Exception):  # noqa: N818 (not an error: a newer change made th
 
 @dataclass(frozen=True, slots=True)
 class Settings:
-    """How the table solves: the solver, the limit of each solve, and the samples of the sampled advice."""
+    """How the table solves: the solver, the limit of each solve, and the obstacle advice's sampled hands per
+    opponent (the keep advice samples as many next rounds as the advisor does by default)."""
 
     solver: str = "auto"
     limit: Limit = TABLE_LIMIT
     samples: int = PAGE_SAMPLES
-    keep_samples: int = KEEP_SAMPLES
 
 
 @dataclass(frozen=True, slots=True)
@@ -143,7 +141,7 @@ def later_stage(later: Later, *, settings: Settings = Settings(), stop: StopLike
     if later.kind == "keep":
         plans = solve(position, solver=settings.solver, alternatives=KEEP_ALTERNATIVES, limit=settings.limit,
                       stop=stop).plans
-        keep = advise_keep(position, plans, samples=settings.keep_samples, stop=stop)
+        keep = advise_keep(position, plans, stop=stop)
         return {"keep": None if keep is None else keep_document(position, keep)}
     if later.kind == "explain":
         return {"explain": explain_stage(position, later.route, limit=settings.limit, stop=stop)}

@@ -29,7 +29,7 @@ from planner.elfenland.plan import Step, parse_route, verify
 from planner.elfenland.position import Hand, Position, Tile
 from planner.elfenland.rules import FIRST_ROUND, RULE_OPTIONS, Rules, Transport
 from planner.errors import IllegalPositionError, IllegalStepError, NotationError, PlannerError
-from planner.table.rounds import ROUND_OPS, apply_round_change, read_round_change
+from planner.table.rounds import ROUND_OPS, _problem, apply_round_change, read_round_change
 
 __all__ = ["HISTORY_OPS", "OPS", "VIEW_OPS", "Change", "apply_change", "read_change", "read_own_route", "rules_text"]
 
@@ -176,10 +176,6 @@ def _read_rule(form: Form, problems: Problems, fields: dict[str, Any]) -> None:
         problems.add("bad-rule", f"rules.{name}", value, option.refusal(value))
         value = None
     fields["rule"], fields["value"] = name, value
-
-
-def _problem(kind: str, field: str, value: Any, message: str) -> Problem:
-    return Problem(kind, field, None if value is None else str(value)[:60], message)
 
 
 def apply_change(position: Position, change: Change) -> Position:

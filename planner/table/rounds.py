@@ -75,11 +75,7 @@ def read_round_change(op: str, form: Form, problems: Problems) -> dict[str, Any]
             fields["counter"] = _transport(form, problems, "counter")
             fields["delta"] = form.integer("delta", low=-8, high=8) or 0
         else:
-            text = form.text("counters", required='the counters, e.g. "PUTTD" or "-"', empty=True)
-            if text is not None:
-                counts = {} if text.strip() in ("", "-") else problems.attempt("counters", parse_cards, text,
-                                                                               where="counters")
-                fields["hand"] = None if counts is None else Hand.from_counts(counts)
+            fields["hand"] = _counts(form, problems, "counters", required='the counters, e.g. "PUTTD" or "-"')
     elif op == "take":
         fields["counter"] = _transport(form, problems, "counter")
         source = form.text("source") or "display"
@@ -113,6 +109,14 @@ def read_round_change(op: str, form: Form, problems: Problems) -> dict[str, Any]
 def _transport(form: Form, problems: Problems, key: str) -> Transport | None:
     text = form.text(key, required="the counter's letter, e.g. D")
     return None if text is None else problems.attempt(key, parse_transport, text, where=key)
+
+
+def _counts(form: Form, problems: Problems, key: str, *, required: str | None = None) -> Hand | None:
+    """The counters or cards under ``key`` (``-`` or an empty text: none, as :func:`parse_cards` reads them);
+    None when the key is missing or does not parse."""
+    text = form.text(key, required=required, empty=True)
+    counts = None if text is None else problems.attempt(key, parse_cards, text, where=key)
+    return None if counts is None else Hand.from_counts(counts)
 
 
 def _read_placement(form: Form, problems: Problems, fields: dict[str, Any]) -> None:
@@ -149,10 +153,7 @@ def _read_new_round(form: Form, problems: Problems, fields: dict[str, Any]) -> N
         text = form.text("keep")
         if text is not None and text.strip() != "-":
             fields["counter"] = problems.attempt("keep", parse_transport, text, where="keep")
-    cards = form.text("cards", empty=True)
-    if cards is not None:
-        counts = {} if cards.strip() in ("", "-") else problems.attempt("cards", parse_cards, cards, where="cards")
-        fields["hand"] = None if counts is None else Hand.from_counts(counts)
+    fields["hand"] = _counts(form, problems, "cards")
     display = form.text("display") or "keep"
     if display not in DISPLAY_CHOICES:
         problems.add("bad-display", "display", display, f"display is {' or '.join(map(repr, DISPLAY_CHOICES))}: "

@@ -92,13 +92,17 @@ class Session:
         """Stop the work and the threads, and wait for them (a CP-SAT solve must not outlive the process)."""
         with self._lock:
             self._closed = True
-            for stop in (self._running_stop, self._later_stop):
-                if stop is not None:
-                    stop.set()
+            self._stop_work()
             self._lock.notify_all()
         for thread in (self._thread, self._advisor):
             if thread.is_alive():
                 thread.join(timeout=30)
+
+    def _stop_work(self) -> None:
+        """Stop the first stage and the later advice still being worked out (called with the lock held)."""
+        for stop in (self._running_stop, self._later_stop):
+            if stop is not None:
+                stop.set()
 
     # -- what pages call ------------------------------------------------------------------------------------------
     def change(self, data: Any) -> tuple[Applied, dict[str, Any]]:
@@ -112,9 +116,7 @@ class Session:
                 self._save_error = str(error)
                 applied = Applied(self.state.version)
             if self.state.version != before:
-                for stop in (self._running_stop, self._later_stop):
-                    if stop is not None:
-                        stop.set()  # an older position's work: its answer would be stale
+                self._stop_work()  # an older position's work: its answer would be stale
                 self._later = None
                 keep_map = self._view.get("svg")
                 self._publish(self._state_view(svg=keep_map, stale=True))

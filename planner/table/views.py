@@ -158,7 +158,7 @@ def _cards(value: float) -> str:
 
 
 def _placements(plan: Plan) -> list[dict[str, str | None]]:
-    return [{"road": t.road, "counter": t.transport.letter if t.transport else None} for t in plan.placements]
+    return [{"road": t.road, "counter": _letter(t.transport)} for t in plan.placements]
 
 
 def draw_document(position: Position, advice: DrawAdvice | None, full: Solution | None) -> dict[str, Any]:
@@ -173,7 +173,7 @@ def draw_document(position: Position, advice: DrawAdvice | None, full: Solution 
                 "status": status_text(full), "now": {"score": plan.score, "cards_spent": plan.cards_spent},
                 "shown": {"route": str(plan), "placements": _placements(plan), "counter": None}}
     best = advice.best
-    options = [{"counter": o.counter.letter if o.counter else None, "name": o.counter.title if o.counter else "blind",
+    options = [{"counter": _letter(o.counter), "name": o.counter.title if o.counter else "blind",
                 "face_up": position.display[o.counter] if o.counter else 0, "score": round(o.score, 4),
                 "cards_spent": round(o.cards, 4), "best": o is best, "route": None if o.plan is None else str(o.plan),
                 "chances": None if o.chances is None else {t.letter: round(p, 4) for t, p in o.chances.items()}}
@@ -189,7 +189,7 @@ def draw_document(position: Position, advice: DrawAdvice | None, full: Solution 
                       "best found, not every plan proven (the limit ran out)",
             "now": {"score": now.score, "cards_spent": now.cards_spent},
             "shown": {"route": str(shown), "placements": _placements(shown),
-                      "counter": best.counter.letter if best.plan is not None and best.counter else None}}
+                      "counter": _letter(best.counter) if best.plan is not None else None}}
 
 
 def place_document(advice: PlaceAdvice, roads: list[RoadRisk], *, samples: int) -> dict[str, Any]:
