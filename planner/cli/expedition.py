@@ -115,8 +115,9 @@ def move(source: str, tickets: int, alternatives: int, time_limit: float, nodes:
     plural = "" if tickets == 1 else "s"
     with stop_on_ctrl_c() as stop, err().status(f"searching the turn's moves (at most {tickets} ticket{plural})…"):
         search = best_moves(position, tickets=tickets, alternatives=alternatives, limit=limit, stop=stop)
-    changes = reach_change(position, search.best)
-    lost = hopeless(position, reach_table(position, position.hand))
+    mine = reach_table(position, position.hand)
+    changes = reach_change(position, search.best, before=mine)
+    lost = hopeless(position, mine)
     if as_json:
         _echo(move_dict(position, search, changes, lost))
     else:

@@ -46,12 +46,16 @@ class CardChange:
     after: Distance | None
 
 
-def reach_change(position: Position, move: Move) -> tuple[CardChange, ...]:
-    """The nearest distance to each of my cards before and after ``move`` (scored cards have ``after`` None)."""
+def reach_change(position: Position, move: Move, *, before: Reach | None = None) -> tuple[CardChange, ...]:
+    """The nearest distance to each of my cards before and after ``move`` (scored cards have ``after`` None).
+
+    ``before`` is the reach table of my cards in ``position`` when the caller already has it.
+    """
     outcome = verify(position, move.actions)
     later = position_of(outcome.state)
     cards = position.hand
-    before = reach(position, cards)
+    if before is None:
+        before = reach(position, cards)
     left = set(later.hand)
     after = reach(later, [c for c in cards if c in left])
     return tuple(CardChange(c, before.nearest(c), after.nearest(c) if c in left else None) for c in cards)

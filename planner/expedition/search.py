@@ -40,9 +40,9 @@ from planner.expedition.turn import begin
 __all__ = ["DEFAULT_MOVE_LIMIT", "Move", "MoveSearch", "best_moves"]
 
 DEFAULT_MOVE_LIMIT = Limit(time=10.0)
+"""How long a move search may take by default (the benchmark's slowest 2-ticket search is far below)."""
 ALTERNATIVE_SPAN = 4
 """Alternatives are searched down to this many points below the best (deeper ones are not worth showing)."""
-"""How long a move search may take by default (the benchmark's slowest 2-ticket search is far below)."""
 
 # A fast action: (kind, colour, from, to, ticket); kind 0 arrow, 1 remove.
 _Fast = tuple[int, int, int, int, bool]
@@ -200,7 +200,8 @@ class _Search:
         return world._replace(hand=hand, tokens=tokens, common=common, held=held, orphans=orphans), mine, theirs
 
     def gives_nothing(self, world: _World, spot: int) -> bool:
-        """Whether arriving at ``spot`` does nothing for me (pruning 1)."""
+        """Whether arriving at ``spot`` scores nothing for me and earns no arrow and no usable ticket (prunings 1
+        and 2)."""
         if self.blue[spot]:
             return not any(c[4] > 0 for c in world.colours)
         if self.red[spot]:
@@ -327,7 +328,7 @@ class _Search:
         visited = base.colours[colour][1]
         for frm, to, link in options:
             action = (0, colour, frm, to, ticket)
-            nothing = not visited >> to & 1 and self.gives_nothing_new(base, to)
+            nothing = not visited >> to & 1 and self.gives_nothing(base, to)
             after, mine, theirs = self.place(base, colour, frm, to, link, restart=restart)
             if nothing and self._must_end(after):
                 if drop_dead:
@@ -343,24 +344,9 @@ class _Search:
         """Whether nothing but ending the turn is left."""
         return world.mandatory and world.restart < 0 and not world.blue and not self.may_spend(world)
 
-    def gives_nothing_new(self, world: _World, spot: int) -> bool:
-        """Whether a first arrival at ``spot`` scores nothing for me and earns no arrow and no usable ticket."""
-        if self.blue[spot]:
-            return not any(c[4] > 0 for c in world.colours)
-        if self.red[spot]:
-            return not self._ticket_helps(world)
-        bit = 1 << spot
-        return not (world.hand & bit or world.common & bit or (world.tokens & bit and self.rules.orphans_recover))
-
     def _ticket_helps(self, world: _World) -> bool:
         """Whether one more ticket would raise the tickets this turn may still spend."""
         return world.tickets < self.limit_tickets - world.spent
-
-    def their_points(self, world: _World, spot: int) -> int:
-        bit = 1 << spot
-        if world.held & bit:
-            return 4
-        return 2 if world.orphans & bit and self.rules.orphans_recover else 0
 
     def solve(self, world: _World, floor: _Gain = _BOTTOM) -> _Result | None:
         """The best continuation from ``world`` if it reaches ``floor`` (lexicographically), else None.
