@@ -15,8 +15,10 @@ from typing import Any
 from planner.common.forms import Form
 from planner.common.names import Names, key_values
 from planner.common.problems import Problems
+from planner.errors import NotationError
 
-__all__ = ["RuleOption", "changed_options", "option_text", "parse_options", "read_options", "same_value"]
+__all__ = ["RuleOption", "changed_options", "option_text", "parse_options", "read_options",
+           "set_options"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,7 +43,7 @@ class RuleOption:
 
     def match(self, given: Any) -> Any | None:
         """The option's value that ``given`` is (a string for an enum member, the exact type otherwise), or None."""
-        return next((v for v in self.values if same_value(v, given)), None)
+        return next((v for v in self.values if _same_value(v, given)), None)
 
     def refusal(self, value: Any) -> str:
         """Why ``value`` is not a value of this option: ``rule option rounds = 5 must be 3 or 4``."""
@@ -71,7 +73,7 @@ def option_text(value: Any) -> str:
     return str(value)
 
 
-def same_value(option_value: Any, given: Any) -> bool:
+def _same_value(option_value: Any, given: Any) -> bool:
     """Whether ``given`` is ``option_value`` with the right type: ``3`` is a round count, ``3.0`` and ``True``
     are not; ``"flat"`` is the enum member whose value is ``"flat"``."""
     if isinstance(option_value, bool) or isinstance(given, bool):
@@ -79,6 +81,24 @@ def same_value(option_value: Any, given: Any) -> bool:
     if isinstance(option_value, int):
         return type(given) is int and given == option_value
     return isinstance(given, str) and given == option_value
+
+
+def set_options(rules: object, options: Mapping[str, RuleOption], given: Mapping[str, Any]) -> None:
+    """Store each given value on the frozen ``rules`` as its option's own value (``"flat"`` becomes the enum
+    member), so a game's ``Rules`` takes text as well as members.
+
+    Raises:
+        NotationError: every given value that is none of its option's values, all named at once.
+    """
+    bad = []
+    for name, option in options.items():
+        match = option.match(given[name])
+        if match is None:
+            bad.append(option.refusal(given[name]))
+        else:
+            object.__setattr__(rules, name, match)
+    if bad:
+        raise NotationError("; ".join(bad), kind="bad-rule")
 
 
 def read_options(options: Mapping[str, RuleOption], data: Mapping[str, Any], *, where: str) -> dict[str, Any]:

@@ -17,11 +17,10 @@ from planner.common.options import (
     option_text,
     parse_options,
     read_options,
-    same_value,
+    set_options,
 )
-from planner.common.problems import Problem, Problems
+from planner.common.problems import Problem
 from planner.elfenland.board import Connection, Terrain
-from planner.errors import NotationError
 
 __all__ = [
     "COSTS", "COUNTERS", "DECK", "FIRST_ROUND", "GAME_ROUNDS", "LAST_ROUND", "RULE_OPTIONS", "Caravan",
@@ -209,16 +208,7 @@ class Rules:
                  home_variant: bool = True) -> None:
         given = {"caravan": caravan, "caravan_when": caravan_when, "rounds": rounds, "home_distance": home_distance,
                  "home_variant": home_variant}
-        found = Problems()
-        for option in RULE_OPTIONS.values():
-            value = given[option.name]
-            match = next((v for v in option.values if same_value(v, value)), None)
-            if match is None:
-                found.add("bad-rule", f"rules.{option.name}", value, option.refusal(value))
-            else:
-                object.__setattr__(self, option.name, match)
-        if found:
-            raise NotationError("; ".join(str(p) for p in found.found), kind="bad-rule")
+        set_options(self, RULE_OPTIONS, given)
 
     @property
     def strict(self) -> bool:

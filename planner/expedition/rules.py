@@ -12,8 +12,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from planner.common.names import Names
-from planner.common.options import RuleOption, changed_options, parse_options, read_options
-from planner.errors import NotationError
+from planner.common.options import RuleOption, changed_options, parse_options, read_options, set_options
 
 __all__ = ["ARROWS", "CARDS", "COLOURS", "COMMONS", "RULE_OPTIONS", "TICKETS", "TICKETS_PER_TURN", "TOKENS",
            "ArrowsOut", "BlueBonus", "Colour", "LoopRestart", "OrphanToken", "RuleOption", "Rules", "TicketTiming",
@@ -146,16 +145,7 @@ class Rules:
     arrows_out: ArrowsOut = ArrowsOut.FINISH_ROUND
 
     def __post_init__(self) -> None:
-        bad = []
-        for option in RULE_OPTIONS.values():
-            value = getattr(self, option.name)
-            match = option.match(value)
-            if match is None:
-                bad.append(option.refusal(value))
-            else:
-                object.__setattr__(self, option.name, match)
-        if bad:
-            raise NotationError("; ".join(bad), kind="bad-rule")
+        set_options(self, RULE_OPTIONS, {name: getattr(self, name) for name in RULE_OPTIONS})
 
     @property
     def blue_mandatory(self) -> bool:
