@@ -209,9 +209,9 @@ def _judge(position: Position, *, seed: int, theme: str, difficulty: int, attemp
     measures = Measures(len(best.steps), near, extra, int(searched.stats.get("nodes", 0)))
     if measures.level != difficulty:
         return measures.level
-    found = tuple(Answer(e.towns, e.end, atlas.plan(e)) for e in answers)
     titled = position.replace(title=f"Puzzle {theme}-{difficulty}-{seed}")
-    found = tuple(Answer(a.towns, a.end, Plan.of(titled, a.plan.steps, proven=True, solver="atlas")) for a in found)
+    found = tuple(Answer(e.towns, e.end, Plan.of(titled, atlas.plan(e).steps, proven=True, solver="atlas"))
+                  for e in answers)
     return Puzzle(seed, theme, difficulty, titled, found, lessons, measures, attempt)
 
 
