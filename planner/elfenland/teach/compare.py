@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from planner.common.limits import Limit, StopLike
-from planner.elfenland.plan import Plan, Step, verify
+from planner.elfenland.plan import Outcome, Plan, Step, verify
 from planner.elfenland.position import Position
 from planner.elfenland.solvers import DEFAULT_LIMIT, solve
 from planner.errors import IllegalStepError
@@ -27,7 +27,11 @@ def position_after(position: Position, steps: tuple[Step, ...]) -> Position:
     Raises:
         IllegalStepError: the steps are not legal.
     """
-    outcome = verify(position, steps)
+    return _after(position, verify(position, steps))
+
+
+def _after(position: Position, outcome: Outcome) -> Position:
+    """The position once a route with ``outcome`` is walked (see :func:`position_after`)."""
     return Position(at=outcome.end, hand=outcome.cards_left, tiles=position.tiles,
                     visited=position.visited | set(outcome.new_towns), home=position.home, round=position.round,
                     rules=position.rules)
@@ -100,7 +104,7 @@ def compare(position: Position, steps: tuple[Step, ...], best: Plan, *, limit: L
             solved, done_points, done_cards = best, 0, 0
         else:
             outcome = verify(position, legal[:k])
-            solution = solve(position_after(position, legal[:k]), limit=limit, stop=stop)
+            solution = solve(_after(position, outcome), limit=limit, stop=stop)
             solved, proven = solution.plan, proven and solution.proven
             done_points, done_cards = len(outcome.new_towns), outcome.cards_spent
         afters.append(solved)

@@ -39,12 +39,12 @@ MAX_ANSWERS = 3
 #: Points where difficulties 2, 3, 4 and 5 begin (see :attr:`Measures.points`).
 LEVELS = (4.5, 6.0, 7.5, 9.0)
 MAX_ATTEMPTS = 3000
+"""Candidates drawn before giving up on a (seed, theme, difficulty); never reached in the benchmark."""
 PUZZLE_LABELS = 5_000
 """Most labels a candidate's atlas may take (a tenth of a second or so; difficulty 5 puzzles take a few hundred to
 a thousand): a bigger one is not a puzzle to prove quickly."""
 PUZZLE_NODES = 200_000
 """Most search nodes a candidate's proof may take (difficulty 5 puzzles take a few hundred)."""
-"""Candidates drawn before giving up on a (seed, theme, difficulty); never reached in the benchmark."""
 
 #: Hand sizes and how far from the start counters lie (links), per difficulty.
 _HAND = {1: (3, 5), 2: (4, 7), 3: (5, 8), 4: (7, 10), 5: (8, 11)}
@@ -209,9 +209,9 @@ def _judge(position: Position, *, seed: int, theme: str, difficulty: int, attemp
     measures = Measures(len(best.steps), near, extra, int(searched.stats.get("nodes", 0)))
     if measures.level != difficulty:
         return measures.level
-    found = tuple(Answer(e.towns, e.end, atlas.plan(e)) for e in answers)
     titled = position.replace(title=f"Puzzle {theme}-{difficulty}-{seed}")
-    found = tuple(Answer(a.towns, a.end, Plan.of(titled, a.plan.steps, proven=True, solver="atlas")) for a in found)
+    found = tuple(Answer(e.towns, e.end, Plan.of(titled, atlas.plan(e).steps, proven=True, solver="atlas"))
+                  for e in answers)
     return Puzzle(seed, theme, difficulty, titled, found, lessons, measures, attempt)
 
 

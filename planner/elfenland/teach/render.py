@@ -12,7 +12,6 @@ from rich.text import Text
 from planner.elfenland.board import load_board
 from planner.elfenland.plan import Plan
 from planner.elfenland.render import PAY_STYLE, position_summary, route_line, verdict_line
-from planner.elfenland.rules import counter_cost
 from planner.elfenland.teach.additions import Addition
 from planner.elfenland.teach.compare import Comparison
 from planner.elfenland.teach.ends import EndTable
@@ -22,6 +21,7 @@ from planner.elfenland.teach.lesson import LESSON_WORDS
 from planner.elfenland.teach.puzzles import Puzzle
 from planner.elfenland.teach.reach import Reach
 from planner.elfenland.teach.steps import StepNote
+from planner.elfenland.teach.ways import tile_costs
 from planner.elfenland.teach.whatif import Gain, WhatIf
 from planner.elfenland.teach.words import count, joined, town
 
@@ -178,9 +178,7 @@ def tiles_table(puzzle: Puzzle) -> Table:
     for tile in position.tiles:
         road = board.connections[tile.road]
         assert tile.transport is not None
-        cost = counter_cost(tile.transport, road.terrain, obstacle=tile.obstacle)
-        assert cost is not None
-        caravan = position.rules.caravan_cost(cost, obstacle=tile.obstacle)
+        cost, caravan = tile_costs(position, tile)
         table.add_row(f"{town(road.a)} – {town(road.b)} ({road.terrain})",
                       tile.transport.title + (" + obstacle" if tile.obstacle else ""),
                       f"{tile.transport.letter * cost}, or any {caravan}")

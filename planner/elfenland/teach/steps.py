@@ -12,8 +12,8 @@ from dataclasses import dataclass, replace
 
 from planner.elfenland.plan import Pay, Plan, Step
 from planner.elfenland.position import Hand, Position
-from planner.elfenland.rules import Transport, counter_cost, raft_cost
-from planner.elfenland.teach.ways import packed, pay, ways_out
+from planner.elfenland.rules import Transport, raft_cost
+from planner.elfenland.teach.ways import packed, pay, tile_costs, ways_out
 from planner.elfenland.teach.words import a, cards, count, joined, listing, town
 
 __all__ = ["Reason", "StepNote", "payable_ways", "step_notes"]
@@ -161,9 +161,7 @@ def _pay_note(plan: Plan, index: int, held: Hand) -> StepNote:
     tile = position.tile_map()[connection.id]
     assert tile.transport is not None
     transport = tile.transport
-    cost = counter_cost(transport, connection.terrain, obstacle=tile.obstacle)
-    assert cost is not None
-    caravan = position.rules.caravan_cost(cost, obstacle=tile.obstacle)
+    cost, caravan = tile_costs(position, tile)
     counter = f"{a(transport.title)} counter on this {connection.terrain} road"
     others: tuple[int, ...] = ()
     needed = saved = 0
@@ -221,9 +219,6 @@ def _beside_road(position: Position, road: str) -> str:
     tile = position.tile_map().get(road)
     if tile is None or tile.transport is None:
         return "The road beside it holds no counter."
-    connection = position.board.connections[road]
-    cost = counter_cost(tile.transport, connection.terrain, obstacle=tile.obstacle)
-    assert cost is not None
-    caravan = position.rules.caravan_cost(cost, obstacle=tile.obstacle)
+    cost, caravan = tile_costs(position, tile)
     return (f"The road beside it holds {a(tile.transport.title)} counter: {cards(cost, tile.transport)} or a caravan "
             f"of {count(caravan, 'card')}.")

@@ -113,9 +113,7 @@ class Trainer:
         text = line.strip()
         command = COMMANDS.get(" ".join(text.lower().split()), Command.ROUTE if text else Command.NOTHING)
         puzzle = self.puzzle
-        if command is Command.NOTHING:
-            return Reply(command, HELP)
-        if command is Command.HELP:
+        if command in (Command.NOTHING, Command.HELP):
             return Reply(command, HELP)
         if command is Command.QUIT:
             return Reply(command, "bye")

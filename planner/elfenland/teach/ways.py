@@ -18,12 +18,12 @@ from dataclasses import dataclass
 
 from planner.elfenland.keep import card_values
 from planner.elfenland.plan import Pay
-from planner.elfenland.position import Hand, Position
+from planner.elfenland.position import Hand, Position, Tile
 from planner.elfenland.rules import TRANSPORTS, Transport, counter_cost, raft_cost
 from planner.elfenland.solvers.common import Move
 
 __all__ = ["NO_FEATURE", "Cards", "Feature", "Way", "budget_of", "count_of", "counts_of", "covers", "moves_of",
-           "packed", "pay", "start_cards", "ways_out"]
+           "packed", "pay", "start_cards", "tile_costs", "ways_out"]
 
 Cards = int
 """Cards left, packed in one integer: eight bits per card type's count (chart order), then eight bits of budget
@@ -114,6 +114,14 @@ class Way:
 @functools.cache
 def _single(card: int, count: int) -> Hand:
     return Hand(tuple(count if i == card else 0 for i in range(len(TRANSPORTS))))
+
+
+def tile_costs(position: Position, tile: Tile) -> tuple[int, int]:
+    """What a counter on its road asks: (matching cards, the obstacle's included; cards a caravan takes)."""
+    assert tile.transport is not None
+    cost = counter_cost(tile.transport, position.board.connections[tile.road].terrain, obstacle=tile.obstacle)
+    assert cost is not None
+    return cost, position.rules.caravan_cost(cost, obstacle=tile.obstacle)
 
 
 def ways_out(position: Position, *, forbid: Feature = NO_FEATURE) -> dict[str, list[Way]]:
