@@ -7,12 +7,11 @@ nothing, so every phone always shows a position the planner can solve. Not threa
 
 from __future__ import annotations
 
-import os
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from planner.common.files import write_atomically
 from planner.common.problems import Problem
 from planner.elfenland.board import CAPITAL
 from planner.elfenland.inputs import read_position
@@ -148,16 +147,7 @@ def save_position(position: Position, path: Path) -> None:
         UnsupportedError: the folder is missing or not writable.
     """
     try:
-        handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-        try:
-            with os.fdopen(handle, "w", encoding="utf-8") as stream:
-                stream.write(position_to_toml(position))
-                stream.flush()
-                os.fsync(stream.fileno())
-            os.replace(temporary, path)
-        except BaseException:
-            Path(temporary).unlink(missing_ok=True)
-            raise
+        write_atomically(path, position_to_toml(position))
     except OSError as error:
         raise UnsupportedError(f"cannot save the table to {str(path)!r}: {error.strerror or error}") from None
 

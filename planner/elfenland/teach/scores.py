@@ -15,6 +15,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from planner.common.files import write_atomically
 from planner.common.forms import MAX_INPUT_BYTES
 from planner.errors import UnsupportedError
 
@@ -111,10 +112,8 @@ def save_scores(scores: Scores, path: Path) -> None:
     Raises:
         UnsupportedError: the folder or file cannot be written.
     """
-    temporary = path.with_name(path.name + ".tmp")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        temporary.write_text(json.dumps(scores.as_dict(), indent=2) + "\n", encoding="utf-8")
-        os.replace(temporary, path)
+        write_atomically(path, json.dumps(scores.as_dict(), indent=2) + "\n")
     except OSError as error:
         raise UnsupportedError(f"cannot write the score file {str(path)!r}: {error.strerror or error}") from None
