@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from planner.elfenland.plan import Pay, Plan
 
-__all__ = ["StepRecord", "step_records", "verdict"]
+__all__ = ["StepRecord", "count", "step_records", "verdict"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,14 +72,15 @@ def step_records(plan: Plan) -> list[StepRecord]:
     return records
 
 
-def _plural(n: int, word: str) -> str:
+def count(n: int, word: str) -> str:
+    """``1 card``, ``3 cards``: the verdict's counts, and the teaching texts' (:mod:`planner.elfenland.teach`)."""
     return f"{n} {word}{'' if n == 1 else 's'}"
 
 
 def verdict(plan: Plan) -> str:
     """One line: ``5 new towns, 7 cards, ends in Tichih, keep dragon dragon raft``."""
     board = plan.position.board
-    parts = [_plural(len(plan.new_towns), "new town"), _plural(plan.cards_spent, "card")]
+    parts = [count(len(plan.new_towns), "new town"), count(plan.cards_spent, "card")]
     parts.append(f"ends in {board.towns[plan.end].name}")
     if plan.outcome.home_penalty:
         parts.append(f"{plan.outcome.home_penalty} from home (score {plan.score})")

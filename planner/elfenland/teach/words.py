@@ -3,15 +3,11 @@
 from __future__ import annotations
 
 from planner.elfenland.board import load_board
+from planner.elfenland.explain import count
 from planner.elfenland.position import Hand
 from planner.elfenland.rules import Transport
 
 __all__ = ["a", "cards", "count", "joined", "listing", "town"]
-
-
-def count(n: int, word: str) -> str:
-    """``1 card``, ``3 cards``."""
-    return f"{n} {word}{'' if n == 1 else 's'}"
 
 
 def cards(n: int, transport: Transport) -> str:
