@@ -27,8 +27,9 @@ from planner.elfenland.position import Position
 from planner.elfenland.rules import Rules
 
 # Test modules import the hypothesis strategies as ``import strategies``, however pytest was started.
-if str(Path(__file__).parent) not in sys.path:
-    sys.path.insert(0, str(Path(__file__).parent))
+HELPERS = Path(__file__).parent / "helpers"
+if str(HELPERS) not in sys.path:
+    sys.path.insert(0, str(HELPERS))
 
 settings.register_profile(
     "dev",

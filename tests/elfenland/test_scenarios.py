@@ -28,7 +28,7 @@ from planner.elfenland.position_file import load_position
 from planner.elfenland.solvers import solve
 from planner.errors import UnsupportedError
 
-SCENARIO_DIR = Path(__file__).resolve().parents[1] / "scenarios"
+SCENARIO_DIR = Path(__file__).resolve().parents[2] / "scenarios"
 SCENARIOS = sorted(SCENARIO_DIR.glob("*.toml"))
 SOLVERS = ("search", "cpsat")
 

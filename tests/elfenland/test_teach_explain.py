@@ -13,7 +13,7 @@ import strategies
 from brute import best_by_key, brute_force, payments
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_teach_brute import best_per_end, best_value, small_positions
+from teachbrute import best_per_end, best_value, small_positions
 
 from planner.elfenland.board import Terrain
 from planner.elfenland.generate import random_position
@@ -30,7 +30,7 @@ from planner.elfenland.teach.steps import Reason, step_notes
 from planner.elfenland.teach.whatif import what_if
 from planner.errors import IllegalStepError
 
-SCENARIOS = Path(__file__).resolve().parents[1] / "scenarios"
+SCENARIOS = Path(__file__).resolve().parents[2] / "scenarios"
 
 
 # -- the steps ---------------------------------------------------------------------------------------------------

@@ -14,7 +14,7 @@ import pytest
 from brute import best_by_key
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_teach_brute import best_value, most_towns_best
+from teachbrute import best_value, most_towns_best
 
 from planner.elfenland.plan import verify
 from planner.elfenland.position_file import load_position, position_from_toml
@@ -25,7 +25,7 @@ from planner.elfenland.teach.lesson import export_puzzles, lesson_text, puzzle_t
 from planner.elfenland.teach.puzzles import LEVELS, THEMES, Measures, Puzzle, generate
 from planner.errors import NotationError, UnsupportedError
 
-PUZZLE_SET = Path(__file__).resolve().parents[1] / "scenarios" / "puzzles"
+PUZZLE_SET = Path(__file__).resolve().parents[2] / "scenarios" / "puzzles"
 STEP_THEMES = ("caravan", "upstream", "ferry", "backtrack", "obstacle")
 
 

@@ -271,7 +271,7 @@ def test_landscape_puts_the_map_beside_the_route(browser: Any, server: TableServ
 
 
 # -- the phases of a round ---------------------------------------------------------------------------------------
-SCENARIOS = Path(__file__).resolve().parents[1] / "scenarios"
+SCENARIOS = Path(__file__).resolve().parents[2] / "scenarios"
 
 
 @contextmanager

@@ -6,7 +6,7 @@ import random
 
 import networkx as nx
 import pytest
-from test_teach_brute import fewest_cards, small_positions
+from teachbrute import fewest_cards, small_positions
 
 from planner.elfenland.board import Terrain
 from planner.elfenland.generate import random_position

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from test_table_state import refused  # the same check: refused, and nothing changed
+from tables import refused  # the same check: refused, and nothing changed
 
 from planner.elfenland.keep import keep_cards
 from planner.elfenland.position import Hand, Position

@@ -33,7 +33,7 @@ from typing import Any
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from test_table_phases import position_of, served
+from tables import position_of, served
 
 from planner.elfenland.plan import parse_route, verify
 from planner.elfenland.position import Tile

@@ -8,7 +8,7 @@ import pytest
 import strategies
 from brute import best_by_key, brute_force
 from hypothesis import given, settings
-from test_teach_brute import FEATURES, best_value, small_positions, step_has
+from teachbrute import FEATURES, best_value, small_positions, step_has
 
 from planner.elfenland.generate import random_position
 from planner.elfenland.plan import verify

@@ -9,7 +9,7 @@ from click.testing import CliRunner, Result
 
 from planner.cli import cli
 
-SCENARIOS = Path(__file__).resolve().parents[1] / "scenarios"
+SCENARIOS = Path(__file__).resolve().parents[2] / "scenarios"
 
 
 def run(*args: str) -> Result:

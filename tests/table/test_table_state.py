@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from tables import refused
 
 from planner.elfenland.position import Hand, Position
 from planner.elfenland.position_file import load_position
@@ -27,15 +28,6 @@ SIMPLE = "E@RIV-THR:f,D@JAC-THR:m RIV EDR - 1"
 
 def table(text: str = SIMPLE, **kwargs: Any) -> TableState:
     return TableState(Position.from_str(text), **kwargs)
-
-
-def refused(state: TableState, change: dict[str, Any]) -> list[tuple[str, str, str | None]]:
-    version = state.version
-    before = state.position
-    applied = state.apply(change)
-    assert not applied.ok
-    assert state.version == version and state.position == before, "a refused change changed the table"
-    return [(p.kind, p.field, p.value) for p in applied.problems]
 
 
 def test_tile_sets_replaces_and_clears_a_counter() -> None:

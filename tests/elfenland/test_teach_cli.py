@@ -21,7 +21,7 @@ from planner.cli import cli
 from planner.elfenland.teach.puzzles import generate
 from planner.elfenland.teach.scores import DATA_DIR_ENV, SCORE_FILE
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 Run = Callable[..., Result]
 
 

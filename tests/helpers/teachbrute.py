@@ -9,7 +9,7 @@ small hands of puzzles and real games:
 - :func:`fewest_cards`: the fewest cards to reach each town (a Dijkstra over exact hands);
 - :func:`best_per_end`: the best value of the routes ending in each town.
 
-The tests below check the references themselves against the brute force of the solver tests.
+``tests/elfenland/test_teach_brute.py`` checks the references themselves against the brute force of the solver tests.
 """
 
 from __future__ import annotations
@@ -20,8 +20,7 @@ import itertools
 import random
 from collections.abc import Collection
 
-import pytest
-from brute import best_by_key, brute_force, payments
+from brute import best_by_key, payments
 
 from planner.elfenland.board import Terrain
 from planner.elfenland.generate import random_position
@@ -117,32 +116,3 @@ def best_per_end(position: Position) -> dict[str, Value]:
 def small_positions(count: int, seed: int, *, cards: int = 5) -> list[Position]:
     rng = random.Random(seed)
     return [random_position(rng, cards=cards, counters=35 if i % 2 else 20) for i in range(count)]
-
-
-@pytest.mark.parametrize("position", small_positions(6, 11), ids=str)
-def test_best_value_without_restrictions_is_the_brute_force(position: Position) -> None:
-    assert best_value(position) == brute_force(position)[0]
-
-
-def test_forbidding_a_feature_never_helps_and_forbidding_everything_leaves_fewer_routes() -> None:
-    for position in small_positions(4, 12):
-        full = best_value(position)
-        for feature in FEATURES:
-            assert best_value(position, [feature]) <= full
-        assert best_value(position, FEATURES) <= min(best_value(position, [f]) for f in FEATURES)
-
-
-@pytest.mark.parametrize("position", small_positions(4, 14, cards=4), ids=str)
-def test_most_towns_best_is_the_best_of_the_keys_with_the_most_towns(position: Position) -> None:
-    keys = best_by_key(position)
-    most = max(len(towns) for towns, _ in keys)
-    assert most_towns_best(position) == (most, max(v for (towns, _), v in keys.items() if len(towns) == most))
-
-
-@pytest.mark.parametrize("position", small_positions(8, 13, cards=4), ids=str)
-def test_fewest_cards_is_the_cheapest_route_the_brute_force_lists(position: Position) -> None:
-    cheapest: dict[str, int] = {}
-    for (_, end), (_, neg) in best_by_key(position.replace(home=None)).items():
-        cheapest[end] = min(cheapest.get(end, -neg), -neg)
-    # best_by_key keeps the cheapest route per (towns, end); a cheapest route to a town ends there.
-    assert fewest_cards(position) == cheapest

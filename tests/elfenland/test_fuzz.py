@@ -25,7 +25,7 @@ from planner.elfenland.position import Position
 from planner.elfenland.position_file import position_from_toml
 from planner.errors import IllegalStepError, PlannerError
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 SCENARIOS = [p.read_text(encoding="utf-8") for p in sorted((ROOT / "scenarios").glob("*.toml"))]
 #: Pieces that once broke a parser, or might: markup, odd digits, huge numbers, separators, quotes, nesting.
 NASTY = ["[/red]", "[bold]", "²", "٣", "0", "00", "9" * 400, "-", "--", ",", ";", "@", ":", "+X", "x0", "\x00",

@@ -22,7 +22,7 @@ from planner.elfenland.svg import BOARD_CROP, render_svg
 
 SIMPLE = "D@JAC-THR:m,E@RIV-THR:f RIV EDR - 1"
 NS = "{http://www.w3.org/2000/svg}"
-STATIC = Path(__file__).parent.parent / "planner" / "table" / "static"
+STATIC = Path(__file__).resolve().parents[2] / "planner" / "table" / "static"
 
 
 def test_the_scripts_parse() -> None:

@@ -25,7 +25,7 @@ from planner.elfenland.position import Position
 from planner.errors import SolverError
 
 POSITION = ["--at", "riv", "--hand", "E D R", "--tile", "riv-thr E, jac-thr D"]
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 Run = Callable[..., Result]
 
 
