@@ -6,6 +6,7 @@ The table's save file and the trainer's score file both live through restarts; b
 from __future__ import annotations
 
 import os
+import stat
 import tempfile
 from pathlib import Path
 
@@ -16,12 +17,23 @@ def write_atomically(path: Path, text: str) -> None:
     """Write ``text`` (UTF-8) to ``path`` through a temporary file beside it, synced, then renamed over it; the
     temporary file is removed when anything fails.
 
+    An existing file keeps its permission bits (a 0644 file stays 0644), and a symbolic link stays a link: the
+    file it points to is the one replaced. A new file is the user's alone (0600), as :func:`tempfile.mkstemp`
+    makes it.
+
     Raises:
         OSError: the folder is missing or not writable (the caller says what was being saved).
     """
+    path = Path(os.path.realpath(path)) if path.is_symlink() else path
+    try:
+        mode: int | None = stat.S_IMODE(os.stat(path).st_mode)
+    except FileNotFoundError:
+        mode = None
     handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(handle, "w", encoding="utf-8") as stream:
+            if mode is not None:
+                os.fchmod(stream.fileno(), mode)
             stream.write(text)
             stream.flush()
             os.fsync(stream.fileno())
