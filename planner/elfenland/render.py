@@ -219,7 +219,9 @@ def place_view(advice: PlaceAdvice, risks: list[RoadRisk], keep: KeepAdvice | No
     parts.append(Text(f"supply {position.supply}; {len(plan.placements)} of them placed by the plan", style="dim"))
     parts.append(route_table(plan) if plan.steps else Text("Stay: no step gains anything.", style="italic"))
     parts.append(verdict_line(joint))
-    parts.append(Text(f"{sentences.place_verdict(advice)}; {sentences.worst_reply(advice)}", style="bold"))
+    reason = sentences.pass_reason(advice)
+    because = f" ({reason})" if reason else ""
+    parts.append(Text(f"{sentences.place_verdict(advice)}{because}; {sentences.worst_reply(advice)}", style="bold"))
     if advice.passing_is_free and advice.now.placement is not None:
         parts.append(Text(sentences.passing_free(), style="cyan"))
     if risks:

@@ -26,8 +26,8 @@ if TYPE_CHECKING:  # the advice modules load only with the commands that give ad
     from planner.elfenland.advice.placing import PlaceAdvice
 
 __all__ = ["MINUS", "amount", "change", "count", "draw_full", "draw_verdict", "keep_verdict", "obstacle_reason",
-           "obstacle_verdict", "opponent_heading", "passing_free", "place_verdict", "road_name", "route_verdict",
-           "say", "signed", "spread", "worst_reply"]
+           "obstacle_verdict", "opponent_heading", "pass_reason", "passing_free", "place_verdict", "plan_change",
+           "road_name", "route_verdict", "say", "signed", "spread", "worst_reply"]
 
 MINUS = "\N{MINUS SIGN}"
 
@@ -89,14 +89,21 @@ def route_verdict(plan: Plan) -> str:
 
 # -- placing ----------------------------------------------------------------------------------------------------
 def place_verdict(advice: PlaceAdvice) -> str:
-    """``place now: your elfcycle on Dag'Amura–Kihromah``, or ``pass this turn: ...`` with why."""
+    """``place now: your elfcycle on Dag'Amura–Kihromah``, or ``pass this turn`` (:func:`pass_reason` says why)."""
     placement = advice.now.placement
     if placement is None:
-        if not advice.joint.plan.placements:
-            return say("pass this turn: no counter of the plan needs placing")
-        return say("pass this turn: placing now would invite a worse reply")
+        return say("pass this turn")
     return say("place now: your {counter} on {road}", counter=_title(placement.transport),
                road=road_name(advice.position, placement.road))
+
+
+def pass_reason(advice: PlaceAdvice) -> str | None:
+    """Why the advice is to pass (None when it is to place)."""
+    if advice.now.placement is not None:
+        return None
+    if not advice.joint.plan.placements:
+        return say("no counter of the plan needs placing")
+    return say("placing now would invite a worse reply")
 
 
 def worst_reply(advice: PlaceAdvice) -> str:

@@ -199,7 +199,8 @@ def place_document(advice: PlaceAdvice, roads: list[RoadRisk], *, samples: int) 
                     "for the obstacle advice"}
     else:
         obstacle = {"status": "pending", "samples": samples}
-    return {"phase": "plan", "verdict": report["verdict"], "detail": sentences.worst_reply(advice),
+    return {"phase": "plan", "verdict": report["verdict"], "reason": sentences.pass_reason(advice),
+            "detail": sentences.worst_reply(advice),
             "passing_note": sentences.passing_free() if advice.passing_is_free and now is not None else None,
             "status": status_text(advice.joint),
             **{key: report[key] for key in ("placements", "now", "passing_is_free", "worst", "replies", "regrets")},

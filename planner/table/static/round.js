@@ -136,7 +136,7 @@ function renderPlace(view) {
   const advice = adviceFor(view, "plan");
   if (!advice) return;
   const now = advice.now;
-  $("#place-now").textContent = sentence(advice.detail);
+  $("#place-now").textContent = [advice.reason, advice.detail].filter(Boolean).map(sentence).join(" ");
   const apply = $("#apply-place");
   apply.hidden = !now;
   if (now) apply.textContent = `place your ${now.counter} on ${roadName(now)}`;
