@@ -5,6 +5,7 @@ The table's save file and the trainer's score file both live through restarts; b
 
 from __future__ import annotations
 
+import errno
 import os
 import stat
 import tempfile
@@ -22,13 +23,18 @@ def write_atomically(path: Path, text: str) -> None:
     makes it.
 
     Raises:
-        OSError: the folder is missing or not writable (the caller says what was being saved).
+        OSError: the folder is missing or not writable, or ``path`` is not a regular file (the caller says what was
+            being saved).
     """
     path = Path(os.path.realpath(path)) if path.is_symlink() else path
     try:
-        mode: int | None = stat.S_IMODE(os.stat(path).st_mode)
+        found = os.stat(path).st_mode
     except FileNotFoundError:
         mode = None
+    else:
+        if not stat.S_ISREG(found):  # a folder, a FIFO, a device: never replaced by a file
+            raise OSError(errno.EINVAL, "not a regular file", str(path))
+        mode = stat.S_IMODE(found)
     handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(handle, "w", encoding="utf-8") as stream:
