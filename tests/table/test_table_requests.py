@@ -127,31 +127,45 @@ class _Records(logging.Handler):
         self.records.append(record)
 
 
+PASS = f"Cookie: {COOKIE}={TOKEN}\r\n".encode()
+
+
+def _ask(port: int, head: bytes, body: bytes = b"") -> bytes:
+    """One request on a connection of its own (closed after the answer); the whole answer."""
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as connection:
+        connection.sendall(head + b"Connection: close\r\n\r\n" + body)
+        answer = b""
+        while chunk := connection.recv(65536):
+            answer += chunk
+    return answer
+
+
 def test_a_client_leaving_mid_request_prints_no_traceback(capfd: pytest.CaptureFixture[str]) -> None:
     records = _Records()
     loggers = [logging.getLogger(name) for name in ("uvicorn", "uvicorn.error", "planner.table.app")]
     with Session(TableState(Position.from_str(SIMPLE)), warm_up=False) as own:
-        server = TableServer(own, token=None).start()
+        server = TableServer(own, token=TOKEN).start()
         for logger in loggers:
             logger.addHandler(records)
         try:
-            half = (b"POST /api/change HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+            half = (b"POST /api/change HTTP/1.1\r\nHost: x\r\n" + PASS + b"Content-Type: application/json\r\n"
                     b"Content-Length: 100\r\n\r\n{\"op\"")
             body = b'{"op": "hand", "hand": "DDCCUURRPPT"}'
-            whole = (b"POST /api/change HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+            whole = (b"POST /api/change HTTP/1.1\r\nHost: x\r\n" + PASS + b"Content-Type: application/json\r\n"
                      b"Content-Length: %d\r\n\r\n" % len(body) + body)
-            for request in (half, whole, b"GET /api/events HTTP/1.1\r\nHost: x\r\n\r\n"):
+            for request in (half, whole, b"GET /api/events HTTP/1.1\r\nHost: x\r\n" + PASS + b"\r\n"):
                 with socket.create_connection(("127.0.0.1", server.port), timeout=5) as connection:
                     connection.sendall(request)
                     if request is half:
                         time.sleep(0.3)  # the app is reading the body when the client goes
+            # Bad requests through uvicorn's own parsing: refused with a 4xx, and nothing logged.
+            deep = b"[" * 1000 + b"]" * 1000
+            assert _ask(server.port, b"GET /?t=%C3%A9 HTTP/1.1\r\nHost: x\r\n").startswith(b"HTTP/1.1 4")
+            head = (b"POST /api/change HTTP/1.1\r\nHost: x\r\n" + PASS + b"Content-Type: application/json\r\n"
+                    b"Content-Length: %d\r\n" % len(deep))
+            assert _ask(server.port, head, deep).startswith(b"HTTP/1.1 400")
             # A last whole request answered proves the server is past the others (they are served in order).
-            with socket.create_connection(("127.0.0.1", server.port), timeout=5) as connection:
-                connection.sendall(b"GET /api/board HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
-                answer = b""
-                while chunk := connection.recv(65536):
-                    answer += chunk
-            assert answer.startswith(b"HTTP/1.1 200")
+            assert _ask(server.port, b"GET /api/board HTTP/1.1\r\nHost: x\r\n" + PASS).startswith(b"HTTP/1.1 200")
             own.wait_solved(own.state.version, timeout=30)
         finally:
             server.stop()
