@@ -5,7 +5,9 @@ The table's save file and the trainer's score file both live through restarts; b
 
 from __future__ import annotations
 
+import errno
 import os
+import stat
 import tempfile
 from pathlib import Path
 
@@ -16,12 +18,28 @@ def write_atomically(path: Path, text: str) -> None:
     """Write ``text`` (UTF-8) to ``path`` through a temporary file beside it, synced, then renamed over it; the
     temporary file is removed when anything fails.
 
+    An existing file keeps its permission bits (a 0644 file stays 0644), and a symbolic link stays a link: the
+    file it points to is the one replaced. A new file is the user's alone (0600), as :func:`tempfile.mkstemp`
+    makes it.
+
     Raises:
-        OSError: the folder is missing or not writable (the caller says what was being saved).
+        OSError: the folder is missing or not writable, or ``path`` is not a regular file (the caller says what was
+            being saved).
     """
+    path = Path(os.path.realpath(path)) if path.is_symlink() else path
+    try:
+        found = os.stat(path).st_mode
+    except FileNotFoundError:
+        mode = None
+    else:
+        if not stat.S_ISREG(found):  # a folder, a FIFO, a device: never replaced by a file
+            raise OSError(errno.EINVAL, "not a regular file", str(path))
+        mode = stat.S_IMODE(found)
     handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(handle, "w", encoding="utf-8") as stream:
+            if mode is not None:
+                os.fchmod(stream.fileno(), mode)
             stream.write(text)
             stream.flush()
             os.fsync(stream.fileno())

@@ -1,8 +1,13 @@
-"""Rich renderables for the terminal: route tables, verdicts, alternatives and board listings."""
+"""Rich renderables for the terminal: route tables, verdicts, alternatives and board listings.
+
+Every text that reaches rich is a :class:`rich.text.Text`, titles and cells included (a ``str`` there is read as
+markup): an opponent called ``[/red]`` or a title ``[bold]Anna`` is shown as typed. The advice's sentences come
+from :mod:`planner.elfenland.sentences`, shared with the JSON and the table page.
+"""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from rich.console import Group, RenderableType
 from rich.panel import Panel
@@ -11,11 +16,13 @@ from rich.text import Text
 
 from planner.common.limits import Status
 from planner.common.problems import Problem
+from planner.elfenland import sentences
 from planner.elfenland.board import Board
 from planner.elfenland.explain import step_records, verdict
 from planner.elfenland.plan import Plan
 from planner.elfenland.position import Position
 from planner.elfenland.rules import COUNTER_TRANSPORTS, Caravan, Rules, Transport, counter_cost, raft_cost
+from planner.elfenland.sentences import count, road_name
 from planner.elfenland.solvers.common import Solution
 
 if TYPE_CHECKING:  # the advice modules load only with the commands that give advice
@@ -24,7 +31,21 @@ if TYPE_CHECKING:  # the advice modules load only with the commands that give ad
     from planner.elfenland.advice.obstacle import ObstacleAdvice
     from planner.elfenland.advice.placing import PlaceAdvice, RoadRisk
 
+__all__ = ["PAY_STYLE", "add_text_row", "connections_table", "draw_view", "keep_line", "notes_view", "obstacle_view",
+           "place_view", "position_line", "position_summary", "problems_view", "road_name", "route_line",
+           "route_table", "solution_view", "titled_table", "town_links_table", "towns_table", "verdict_line"]
+
 PAY_STYLE = {"counter": "green", "caravan": "magenta", "raft": "blue"}
+
+
+def titled_table(title: str | None, **options: Any) -> Table:
+    """A left-titled table whose title is shown as typed (never read as markup)."""
+    return Table(title=None if title is None else Text(title), title_justify="left", show_edge=False, **options)
+
+
+def add_text_row(table: Table, *cells: str | RenderableType, style: str | None = None) -> None:
+    """Add a row whose text cells are shown as typed (a ``str`` cell would be read as markup)."""
+    table.add_row(*(Text(c) if isinstance(c, str) else c for c in cells), style=style)
 
 
 def position_summary(position: Position) -> Text:
@@ -33,8 +54,8 @@ def position_summary(position: Position) -> Text:
     text = Text()
     if position.title:
         text.append(position.title + "\n", style="bold")
-    text.append(f"at {board.towns[position.at].name}, hand {position.hand} ({len(position.hand)} cards), ")
-    text.append(f"{len(position.tiles)} counters on the board, round {position.round}/{position.rules.rounds}")
+    text.append(f"at {board.towns[position.at].name}, hand {position.hand} ({count(len(position.hand), 'card')}), ")
+    text.append(f"{count(len(position.tiles), 'counter')} on the board, round {position.round}/{position.rules.rounds}")
     if position.home:
         text.append(f", home {board.towns[position.home].name}")
     return text
@@ -48,7 +69,7 @@ def position_line(position: Position) -> Text:
 
 def route_table(plan: Plan, *, title: str | None = None) -> Table:
     """The steps of a plan as a table: from → to, by what, cards paid, new town."""
-    table = Table(title=title, title_justify="left", show_edge=False, pad_edge=False)
+    table = titled_table(title, pad_edge=False)
     table.add_column("#", justify="right", style="dim")
     table.add_column("from → to")
     table.add_column("by")
@@ -65,8 +86,8 @@ def route_table(plan: Plan, *, title: str | None = None) -> Table:
                 by = f"caravan on {by}"
             if r.placed:
                 by += ", placed"
-        table.add_row(str(r.number), f"{r.frm} → {r.to}", Text(by, style=PAY_STYLE[r.pay]),
-                      " ".join(r.cards), "✓" if r.new_town else "", r.cards_left)
+        add_text_row(table, str(r.number), f"{r.frm} → {r.to}", Text(by, style=PAY_STYLE[r.pay]),
+                     " ".join(r.cards), "✓" if r.new_town else "", r.cards_left)
     return table
 
 
@@ -118,7 +139,7 @@ def solution_view(position: Position, solution: Solution, *, source: str | None 
 def problems_view(problems: list[Problem], *, title: str = "position problems") -> Panel:
     """A panel listing every problem found (user text shown as typed: never read as markup)."""
     body = Text("\n").join(Text(f"• {p}") for p in problems)
-    return Panel(body, title=title, border_style="red", expand=False)
+    return Panel(body, title=Text(title), border_style="red", expand=False)
 
 
 def notes_view(warnings: list[Problem]) -> Text:
@@ -128,7 +149,7 @@ def notes_view(warnings: list[Problem]) -> Text:
 
 def towns_table(board: Board) -> Table:
     """Every town with its code, home card and links."""
-    table = Table(title="Towns", title_justify="left", show_edge=False)
+    table = titled_table("Towns")
     table.add_column("code")
     table.add_column("town")
     table.add_column("home card", justify="center")
@@ -136,13 +157,13 @@ def towns_table(board: Board) -> Table:
     for town in board.towns.values():
         links = ", ".join(f"{c.other(town.code)}:{c.terrain.letter}" for c in board.links(town.code))
         name = town.name + (" (capital, no marker)" if town.capital else "")
-        table.add_row(town.code, name, "✓" if town.home_card else "", links)
+        add_text_row(table, town.code, name, "✓" if town.home_card else "", links)
     return table
 
 
 def connections_table(board: Board) -> Table:
     """Every connection with terrain, river flow and lake."""
-    table = Table(title="Connections", title_justify="left", show_edge=False)
+    table = titled_table("Connections")
     table.add_column("id")
     table.add_column("between")
     table.add_column("kind")
@@ -154,14 +175,14 @@ def connections_table(board: Board) -> Table:
             detail = f"flows {board.towns[upstream].name} → {board.towns[c.downstream_to].name}"
         elif c.lake:
             detail = c.lake
-        table.add_row(c.id, f"{board.towns[c.a].name} – {board.towns[c.b].name}", str(c.terrain), detail)
+        add_text_row(table, c.id, f"{board.towns[c.a].name} – {board.towns[c.b].name}", str(c.terrain), detail)
     return table
 
 
 def town_links_table(board: Board, code: str, rules: Rules) -> Table:
     """One town's links and what each transport costs on them (caravan and obstacle included)."""
     town = board.towns[code]
-    table = Table(title=f"{town.name} ({town.code})", title_justify="left", show_edge=False)
+    table = titled_table(f"{town.name} ({town.code})")
     table.add_column("to")
     table.add_column("link")
     for transport in COUNTER_TRANSPORTS:
@@ -177,35 +198,19 @@ def town_links_table(board: Board, code: str, rules: Rules) -> Table:
                 cells.append("—" if cost is None else str(cost))
             cheapest = rules.caravan_cost(1, obstacle=False)  # scaled caravans cost more on dearer counters
             caravan = str(cheapest) if rules.caravan is Caravan.FLAT else f"{cheapest}+"
-            table.add_row(other, f"{c.terrain} road", *cells, caravan, "—")
+            add_text_row(table, other, f"{c.terrain} road", *cells, caravan, "—")
         else:
             way = c.lake if c.lake else c.way(code)
-            table.add_row(other, f"{c.kind} ({way})", *["—"] * len(COUNTER_TRANSPORTS), "—",
-                          str(raft_cost(c, code)))
+            add_text_row(table, other, f"{c.kind} ({way})", *["—"] * len(COUNTER_TRANSPORTS), "—",
+                         str(raft_cost(c, code)))
     letters = ", ".join(f"{t.letter} {t.title}" for t in (*COUNTER_TRANSPORTS, Transport.RAFT))
-    table.caption = (f"cards per crossing ({letters}; any = caravan of any cards); "
-                     "an obstacle adds 1 matching card, or 1 more caravan card")
+    table.caption = Text(f"cards per crossing ({letters}; any = caravan of any cards); "
+                         "an obstacle adds 1 matching card, or 1 more caravan card")
     table.caption_justify = "left"
     return table
 
 
 # -- the round advisor ------------------------------------------------------------------------------------------
-def road_name(position: Position, road: str) -> str:
-    """``Lapphalya–Virst`` for ``LAP-VIR:p``."""
-    c = position.board.connections[road]
-    return f"{position.board.towns[c.a].name}–{position.board.towns[c.b].name}"
-
-
-def _loss(before: tuple[int, int], after: tuple[int, int]) -> str:
-    towns, cards = before[0] - after[0], before[1] - after[1]
-    if towns == 0 and cards == 0:
-        return "nothing"
-    parts = [f"{towns} town{'s' if towns != 1 else ''}"] if towns else []
-    if cards:
-        parts.append(f"{cards:+d} card{'s' if abs(cards) != 1 else ''}")
-    return ", ".join(parts)
-
-
 def place_view(advice: PlaceAdvice, risks: list[RoadRisk], keep: KeepAdvice | None) -> RenderableType:
     """Everything ``elfenland place`` prints: the joint plan, the move to make now, the risk per road, the keep."""
     position, joint = advice.position, advice.joint
@@ -214,31 +219,24 @@ def place_view(advice: PlaceAdvice, risks: list[RoadRisk], keep: KeepAdvice | No
     parts.append(Text(f"supply {position.supply}; {len(plan.placements)} of them placed by the plan", style="dim"))
     parts.append(route_table(plan) if plan.steps else Text("Stay: no step gains anything.", style="italic"))
     parts.append(verdict_line(joint))
-    now = advice.now
-    if now.placement is None:
-        reason = ("no counter of the plan needs placing" if not plan.placements
-                  else "placing now would invite a worse reply")
-        text = Text(f"place now: pass ({reason}); after the worst reply: {_value_text(now.worst)}", style="bold")
-    else:
-        text = Text(f"place now: your {_title(now.placement.transport)} on "
-                    f"{road_name(position, now.placement.road)}; after the worst reply: {_value_text(now.worst)}",
-                    style="bold")
-    parts.append(text)
-    if advice.passing_is_free and now.placement is not None:
-        parts.append(Text("passing costs nothing this turn (the worst reply leaves the same)", style="cyan"))
+    reason = sentences.pass_reason(advice)
+    because = f" ({reason})" if reason else ""
+    parts.append(Text(f"{sentences.place_verdict(advice)}{because}; {sentences.worst_reply(advice)}", style="bold"))
+    if advice.passing_is_free and advice.now.placement is not None:
+        parts.append(Text(sentences.passing_free(), style="cyan"))
     if risks:
-        table = Table(title="if an opponent gets there first", title_justify="left", show_edge=False)
+        table = titled_table("if an opponent gets there first: what it does to your plan")
         table.add_column("road")
         table.add_column("your plan")
-        table.add_column("their worst counter there costs you")
-        table.add_column("an obstacle there costs you")
+        table.add_column("their worst counter there")
+        table.add_column("an obstacle there")
         best = plan.value
         for risk in risks:
             filled = "—" if risk.filled is None else (
-                f"{_loss(best, risk.filled.value)} ({_title(risk.filled.counter)})")
-            blocked = "—" if risk.blocked is None else _loss(best, risk.blocked.value)
-            table.add_row(road_name(position, risk.road), f"place {risk.mine.title}" if risk.mine else "travel",
-                          filled, blocked)
+                f"{sentences.plan_change(best, risk.filled.value)} ({_title(risk.filled.counter)})")
+            blocked = "—" if risk.blocked is None else sentences.plan_change(best, risk.blocked.value)
+            add_text_row(table, road_name(position, risk.road), f"place {risk.mine.title}" if risk.mine else "travel",
+                         filled, blocked)
         parts.append(table)
     if keep is not None:
         parts.append(keep_line(position, keep))
@@ -249,60 +247,42 @@ def _title(transport: Transport | None) -> str:
     return transport.title if transport is not None else "obstacle"
 
 
-def _value_text(value: tuple[int, int]) -> str:
-    return f"score {value[0]}, {-value[1]} cards"
-
-
 def keep_line(position: Position, keep: KeepAdvice) -> Text:
     """The end-of-round advice in one line."""
-    best = keep.best
-    towns = position.board.towns
-    cards = " ".join(best.cards.names()) or "no cards"
-    counter = f"your {best.counter.title} counter" if best.counter else "no counter"
-    return Text(f"for the next round: end in {towns[best.end].name}, keep {cards} and {counter} "
-                f"(next round's best plan: {best.score:.1f} ± {best.error:.1f} towns over {keep.samples} samples)",
-                style="cyan")
+    return Text(f"for the next round: {sentences.keep_verdict(position, keep)}", style="cyan")
 
 
 def draw_view(advice: DrawAdvice) -> RenderableType:
     """Everything ``elfenland draw`` prints."""
     position = advice.position
-    table = Table(title="counters to draw", title_justify="left", show_edge=False)
+    table = titled_table("counters to draw")
     table.add_column("draw")
     table.add_column("plan score", justify="right")
     table.add_column("cards", justify="right")
     for option in advice.options:
         name = option.counter.title if option.counter else "blind (" + ", ".join(
             f"{t.letter} {p:.0%}" for t, p in (option.chances or {}).items()) + ")"
-        table.add_row(name, f"{option.score:.2f}", f"{option.cards:.2f}")
-    best = advice.best
-    what = f"the face-up {best.counter.title}" if best.counter else "blind"
-    verdict_text = Text(f"draw {what}: the joint plan scores {best.score:.2f} with {best.cards:.2f} cards "
-                        f"(now {advice.now.score} with {advice.now.cards_spent})", style="bold")
-    return Group(position_summary(position), table, verdict_text)
+        add_text_row(table, name, f"{option.score:.2f}", f"{option.cards:.2f}")
+    return Group(position_summary(position), table, Text(sentences.draw_verdict(advice), style="bold"))
 
 
 def obstacle_view(advice: ObstacleAdvice) -> RenderableType:
-    """Everything ``elfenland obstacle`` prints."""
+    """Everything ``elfenland obstacle`` prints: per opponent, what the obstacle on each road does to their
+    route and to mine (signed changes, as in every advice table)."""
     position = advice.position
     parts: list[RenderableType] = [position_summary(position)]
     for outlook in advice.outlooks:
-        table = Table(title=f"{outlook.opponent.name} ({outlook.opponent.points} points, {outlook.samples} sampled "
-                            f"hands, {outlook.towns:.2f} towns on average)", title_justify="left", show_edge=False)
+        table = titled_table(sentences.opponent_heading(outlook))
         table.add_column("obstacle on")
-        table.add_column("towns lost", justify="right")
-        table.add_column("extra cards", justify="right")
+        table.add_column("their towns", justify="right")
+        table.add_column("their cards", justify="right")
         table.add_column("on route", justify="right")
-        table.add_column("you lose", justify="right")
+        table.add_column("your plan", justify="right")
         for effect in outlook.effects[:8]:
-            mine = "nothing" if not (effect.my_towns or effect.my_cards) else (
-                f"{effect.my_towns}, {effect.my_cards:+d} cards")
-            table.add_row(road_name(position, effect.road), f"{effect.towns:.2f} ± {effect.towns_error:.2f}",
-                          f"{effect.cards:.2f} ± {effect.cards_error:.2f}", f"{effect.hit:.0%}", mine)
+            add_text_row(table, road_name(position, effect.road),
+                         sentences.spread(-effect.towns, effect.towns_error, "town"),
+                         sentences.spread(effect.cards, effect.cards_error, "card"), f"{effect.hit:.0%}",
+                         sentences.change(-effect.my_towns, effect.my_cards))
         parts.append(table)
-    if advice.hold or advice.effect is None or advice.target is None:
-        parts.append(Text(f"hold the obstacle: {advice.reason}", style="bold"))
-    else:
-        parts.append(Text(f"obstacle on {road_name(position, advice.effect.road)} against "
-                          f"{advice.target.opponent.name}: {advice.reason}", style="bold"))
+    parts.append(Text(f"{sentences.obstacle_verdict(advice)}: {sentences.obstacle_reason(advice)}", style="bold"))
     return Group(*parts)

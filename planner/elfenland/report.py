@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from planner.common.problems import Problem
+from planner.elfenland import sentences
 from planner.elfenland.board import Board
 from planner.elfenland.explain import step_records
 from planner.elfenland.plan import Plan
@@ -49,7 +50,8 @@ def plan_dict(plan: Plan) -> dict[str, Any]:
 
 
 def solution_dict(position: Position, solution: Solution, *, source: str | None = None) -> dict[str, Any]:
-    """The JSON document for one solved position: the best plan's fields at top level, then alternatives."""
+    """The JSON document for one solved position: the best plan's fields at top level and its one-line ``verdict``
+    (plain text), then alternatives."""
     document: dict[str, Any] = {"schema": SCHEMA}
     if source is not None:
         document["source"] = source
@@ -57,6 +59,7 @@ def solution_dict(position: Position, solution: Solution, *, source: str | None 
         "title": position.title,
         "position": str(position),
         **plan_dict(solution.plan),
+        "verdict": sentences.route_verdict(solution.plan),
         "optimal": solution.proven,
         "status": str(solution.status),
         "bound": solution.bound,
@@ -126,12 +129,14 @@ def _loss(before: tuple[int, int], after: tuple[int, int]) -> dict[str, int]:
 
 def place_dict(advice: PlaceAdvice, risks: list[RoadRisk], keep: KeepAdvice | None, *,
                source: str | None = None) -> dict[str, Any]:
-    """``elfenland place --json``: the keys of ``route`` for the joint plan, plus ``placements`` (the roads my
+    """``elfenland place --json``: the keys of ``route`` for the joint plan (``verdict`` the placement's, plain
+    text), plus ``placements`` (the roads my
     counters go on), ``now`` (the placement to make this turn, or null to pass), ``passing_is_free``, ``worst``
     (my plan after the worst reply to ``now``), ``replies`` and ``regrets`` (per road of the plan: the loss if an
     opponent fills it first with their worst counter, or puts an obstacle on the counter there), and ``keep``."""
     position = advice.position
     document = solution_dict(position, advice.joint, source=source)
+    document["verdict"] = sentences.place_verdict(advice)
     plan = advice.joint.plan
     document["placements"] = [_road(position, t.road, t.transport) for t in plan.placements]
     now = advice.now.placement
@@ -150,20 +155,23 @@ def place_dict(advice: PlaceAdvice, risks: list[RoadRisk], keep: KeepAdvice | No
 
 
 def keep_dict(position: Position, keep: KeepAdvice) -> dict[str, Any]:
-    """The end-of-round advice: the end town, the cards and the counter to keep, with the sampled next-round value."""
+    """The end-of-round advice: the end town, the cards and the counter to keep, with the sampled next-round value,
+    and its one-line ``verdict``."""
     best = keep.best
-    return {"end": position.board.towns[best.end].name, "cards": best.cards.names(),
+    return {"verdict": sentences.keep_verdict(position, keep), "end": position.board.towns[best.end].name,
+            "cards": best.cards.names(),
             "counter": best.counter.title if best.counter else None, "next_round_score": round(best.score, 3),
             "next_round_cards": round(best.cards_spent, 3), "error": round(best.error, 3), "samples": keep.samples}
 
 
 def draw_dict(advice: DrawAdvice, *, source: str | None = None) -> dict[str, Any]:
-    """``elfenland draw --json``: ``best`` (a counter's name, or ``blind``) and ``options`` (each with the joint
-    plan's expected score and cards, the blind draw with the chance of each type)."""
+    """``elfenland draw --json``: ``verdict`` (one line), ``best`` (a counter's name, or ``blind``) and ``options``
+    (each with the joint plan's expected score and cards, the blind draw with the chance of each type)."""
     def name(option: DrawOption) -> str:
         return option.counter.title if option.counter else "blind"
 
-    return {"schema": SCHEMA, "source": source, "position": str(advice.position), "best": name(advice.best),
+    return {"schema": SCHEMA, "source": source, "position": str(advice.position),
+            "verdict": sentences.draw_verdict(advice), "best": name(advice.best),
             "now": {"score": advice.now.score, "cards_spent": advice.now.cards_spent},
             "options": [{"draw": name(o), "score": round(o.score, 4), "cards_spent": round(o.cards, 4),
                          "chances": None if o.chances is None else {t.title: round(p, 4) for t, p in o.chances.items()},
@@ -173,14 +181,15 @@ def draw_dict(advice: DrawAdvice, *, source: str | None = None) -> dict[str, Any
 
 
 def obstacle_dict(advice: ObstacleAdvice, *, source: str | None = None) -> dict[str, Any]:
-    """``elfenland obstacle --json``: ``target``, ``road`` (null when holding), ``hold``, ``reason`` and, per
-    opponent, every road's expected effect with standard errors."""
+    """``elfenland obstacle --json``: ``verdict`` (one line), ``target``, ``road`` (null when holding), ``hold``,
+    ``reason`` and, per opponent, every road's expected effect with standard errors."""
     position = advice.position
     return {
         "schema": SCHEMA, "source": source, "position": str(position),
+        "verdict": sentences.obstacle_verdict(advice),
         "target": advice.target.opponent.name if advice.target else None,
         "road": None if advice.hold or advice.effect is None else advice.effect.road,
-        "hold": advice.hold, "reason": advice.reason,
+        "hold": advice.hold, "reason": sentences.obstacle_reason(advice),
         "opponents": [{"name": o.opponent.name, "points": o.opponent.points, "samples": o.samples,
                        "towns": round(o.towns, 4),
                        "roads": [{**_road(position, e.road, position.tile_map()[e.road].transport),

@@ -12,6 +12,14 @@ Routes (no route reads a path, a file name or anything but JSON from the request
 Access: the server prints a URL carrying a random token; opening it sets a cookie (HttpOnly, SameSite=Strict)
 and every other request without that cookie is refused (403). Every answer carries a strict content-security
 policy: scripts, styles and connections only from the app itself, no inline script or style.
+
+Bad requests: every one is answered with a 4xx and the security headers, its body ``{"ok": false, "problems":
+[...]}`` with structured problems (``kind``, ``field``, ``value``, ``message``): no token, an unknown path or
+method, a change that is not JSON, too big, nested deeper than :data:`MAX_DEPTH`, or holding ``NaN`` or a lone
+surrogate (which no answer could quote back). A client that leaves mid-request is no error of the server's: it is
+not logged. A change the table refuses (its shape, or the rules) is an answer, not a failed request: ``ok`` false
+with status 200, which the page shows beside what caused it. Anything else that goes wrong is a bug, answered 500
+with a structured problem and logged in one line (the traceback only at DEBUG level).
 """
 
 from __future__ import annotations
@@ -19,26 +27,32 @@ from __future__ import annotations
 import asyncio
 import hmac
 import json
+import logging
 from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
 from http.cookies import SimpleCookie
 from importlib import resources
 from typing import Any
-from urllib.parse import parse_qs, urlencode
+from urllib.parse import urlencode
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
-from starlette.requests import Request
-from starlette.responses import JSONResponse, PlainTextResponse, RedirectResponse, Response, StreamingResponse
+from starlette.exceptions import HTTPException
+from starlette.requests import ClientDisconnect, Request
+from starlette.responses import JSONResponse, RedirectResponse, Response, StreamingResponse
 from starlette.routing import Route
 
 from planner.table.session import Session
 from planner.table.views import board_document, problems_document
 
-__all__ = ["ANSWER_WAIT", "COOKIE", "MAX_BODY", "TableApp", "create_app"]
+__all__ = ["ANSWER_WAIT", "COOKIE", "MAX_BODY", "MAX_DEPTH", "TableApp", "create_app"]
+
+logger = logging.getLogger(__name__)
 
 COOKIE = "elfenland_table"
 MAX_BODY = 8 * 1024
 """Largest request body read: a change is a few dozen bytes, a whole notation a few hundred."""
+MAX_DEPTH = 8
+"""Deepest nesting of a change's JSON: an ``opponent`` change nests two deep."""
 ANSWER_WAIT = 1.5
 """Seconds a change's answer waits for its route; longer solves arrive as events."""
 KEEP_ALIVE = 15.0
@@ -74,25 +88,35 @@ class TableApp:
         routes = [Route("/", self.page), *(Route(path, self.static) for path in STATIC),
                   Route("/api/board", self.board), Route("/api/view", self.view),
                   Route("/api/change", self.change, methods=["POST"]), Route("/api/events", self.events)]
-        self.routes = Starlette(routes=routes)
+        self.routes = Starlette(routes=routes, exception_handlers={HTTPException: _http_problem})
 
     # -- the guard ------------------------------------------------------------------------------------------------
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.routes(scope, receive, send)
             return
+        started = False
 
         async def with_headers(message: Message) -> None:
+            nonlocal started
             if message["type"] == "http.response.start":
+                started = True
                 headers = [(k, v) for k, v in message.get("headers", []) if k.decode().lower() not in HEADERS]
                 message["headers"] = headers + [(k.encode(), v.encode()) for k, v in HEADERS.items()]
             await send(message)
 
-        refusal = self._refusal(scope)
-        if refusal is not None:
-            await refusal(scope, receive, with_headers)
+        try:
+            refusal = self._refusal(scope)
+            await (refusal or self.routes)(scope, receive, with_headers)
+        except (ClientDisconnect, OSError):  # the client left (or its connection broke): nobody reads an answer
             return
-        await self.routes(scope, receive, with_headers)
+        except Exception as error:  # a bug: answered and logged in one line, never a traceback at the table
+            logger.error("table request %s %s failed: %s: %s", scope.get("method"), scope.get("path"),
+                         type(error).__name__, error)
+            logger.debug("the failed request's traceback", exc_info=True)
+            if not started:
+                await _refused(500, "internal", "the table failed to answer this request (a bug): try again")(
+                    scope, receive, with_headers)
 
     def _refusal(self, scope: Scope) -> ASGI | None:
         """The answer to a request without the token, or to the page's URL with it (set the cookie); else None."""
@@ -100,9 +124,8 @@ class TableApp:
             return None
         request = Request(scope)
         given = request.query_params.get("t")
-        if given is not None and scope["path"] == "/" and hmac.compare_digest(given, self.token):
-            query = urlencode([(k, v) for k, v in parse_qs(scope["query_string"].decode()).items() if k != "t"],
-                              doseq=True)
+        if given is not None and scope["path"] == "/" and _same(given, self.token):
+            query = urlencode([(k, v) for k, v in request.query_params.multi_items() if k != "t"])
             answer = RedirectResponse("/" + (f"?{query}" if query else ""), status_code=303)
             answer.set_cookie(COOKIE, self.token, httponly=True, samesite="strict", max_age=30 * 24 * 3600)
             return answer
@@ -112,10 +135,10 @@ class TableApp:
         except Exception:  # a malformed cookie header is simply no token
             cookie = SimpleCookie()
         morsel = cookie.get(COOKIE)
-        if morsel is not None and hmac.compare_digest(morsel.value, self.token):
+        if morsel is not None and _same(morsel.value, self.token):
             return None
-        return PlainTextResponse("this table needs its link: open the URL (or scan the QR code) that "
-                                 "'elfenland serve' printed\n", status_code=403)
+        return _refused(403, "no-token", "this table needs its link: open the URL (or scan the QR code) that "
+                        "'elfenland serve' printed")
 
     # -- pages ----------------------------------------------------------------------------------------------------
     async def page(self, request: Request) -> Response:
@@ -141,10 +164,9 @@ class TableApp:
         body = await _read_body(request)
         if body is None:
             return _refused(413, "too-big", f"a change is at most {MAX_BODY} bytes")
-        try:
-            data = json.loads(body)
-        except (UnicodeDecodeError, json.JSONDecodeError) as error:
-            return _refused(400, "bad-json", f"the change is not JSON: {error}")
+        data = _read_json(body)
+        if isinstance(data, Response):
+            return data
         applied, view = await run_in_threadpool(self.session.change, data)
         if not applied.ok:  # a refusal is an answer, not a failed request: the page shows its problems
             return JSONResponse({"ok": False, "version": applied.version,
@@ -205,9 +227,13 @@ def _event(text: str) -> str:
 
 
 async def _read_body(request: Request) -> bytes | None:
-    """The body, or None when it is longer than :data:`MAX_BODY` (read no further than that)."""
+    """The body, or None when it is longer than :data:`MAX_BODY` (read no further than that).
+
+    Raises:
+        ClientDisconnect: the client left before sending all of it.
+    """
     length = request.headers.get("content-length")
-    if length is not None and (not length.isdigit() or int(length) > MAX_BODY):
+    if length is not None and (not length.isascii() or not length.isdigit() or int(length) > MAX_BODY):
         return None
     body = bytearray()
     async for chunk in request.stream():
@@ -217,9 +243,68 @@ async def _read_body(request: Request) -> bytes | None:
     return bytes(body)
 
 
-def _refused(status: int, kind: str, message: str) -> JSONResponse:
-    return JSONResponse({"ok": False, "problems": [{"kind": kind, "field": "", "value": None, "message": message}]},
-                        status_code=status)
+class _NotJson(ValueError):
+    """A body that parses but is not JSON an answer can quote back: ``NaN``, ``Infinity``."""
+
+
+def _no_constant(name: str) -> Any:
+    raise _NotJson(f"{name} is not a JSON number")
+
+
+def _read_json(body: bytes) -> Any:
+    """The change's JSON value, or the 400 answer that refuses it (not UTF-8 or not JSON, a number JSON does not
+    have, too deep, a lone surrogate: nothing that would fail later, where it could not be quoted back)."""
+    try:
+        data = json.loads(body.decode("utf-8"), parse_constant=_no_constant)
+    except RecursionError:
+        return _refused(400, "too-deep", f"a change nests at most {MAX_DEPTH} deep")
+    except (UnicodeDecodeError, ValueError) as error:  # JSONDecodeError, NaN, an integer of 4,300 digits
+        return _refused(400, "bad-json", f"the change is not JSON: {error}")
+    stack: list[tuple[Any, int]] = [(data, 1)]  # a value, and how many arrays and objects hold it and itself
+    while stack:
+        value, depth = stack.pop()
+        if isinstance(value, dict | list) and depth > MAX_DEPTH:
+            return _refused(400, "too-deep", f"a change nests at most {MAX_DEPTH} deep")
+        if isinstance(value, str) and not _encodable(value):
+            return _refused(400, "bad-text", "the change holds a lone surrogate (\\ud800 to \\udfff), which "
+                            "is no character: send UTF-8 text")
+        if isinstance(value, dict):
+            stack.extend((key, depth + 1) for key in value)
+            stack.extend((item, depth + 1) for item in value.values())
+        elif isinstance(value, list):
+            stack.extend((item, depth + 1) for item in value)
+    return data
+
+
+def _encodable(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _same(given: str, token: str) -> bool:
+    """Whether ``given`` is the token, compared in constant time (as bytes: any text may be given)."""
+    return hmac.compare_digest(given.encode("utf-8", "surrogatepass"), token.encode("utf-8"))
+
+
+def _refused(status: int, kind: str, message: str) -> Response:
+    """A refused request's answer: one structured problem (in ASCII JSON, so any text the message quotes goes)."""
+    problem = {"kind": kind, "field": "", "value": None, "message": message}
+    return Response(json.dumps({"ok": False, "problems": [problem]}), status_code=status,
+                    media_type="application/json")
+
+
+async def _http_problem(request: Request, error: Exception) -> Response:
+    """Starlette's own refusals (an unknown path, a method a route does not take) as structured problems."""
+    assert isinstance(error, HTTPException)
+    kind = {404: "not-found", 405: "bad-method"}.get(error.status_code, "bad-request")
+    what = {404: f"no such page {request.url.path!r} at this table",
+            405: f"{request.method} is not a method {request.url.path!r} takes"}
+    answer = _refused(error.status_code, kind, what.get(error.status_code, str(error.detail)))
+    answer.headers.update(error.headers or {})
+    return answer
 
 
 def create_app(session: Session, *, token: str | None) -> TableApp:

@@ -172,7 +172,7 @@ def _read_rule(form: Form, problems: Problems, fields: dict[str, Any]) -> None:
     value = form.data.get("value")
     if isinstance(value, str):
         value = problems.attempt(f"rules.{name}", option.parse, value)
-    elif value not in option.values or isinstance(value, bool) != isinstance(option.default, bool):
+    elif type(value) is not type(option.default) or value not in option.values:  # 4.0 == 4, True == 1
         problems.add("bad-rule", f"rules.{name}", value, option.refusal(value))
         value = None
     fields["rule"], fields["value"] = name, value

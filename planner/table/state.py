@@ -148,8 +148,9 @@ def save_position(position: Position, path: Path) -> None:
     """
     try:
         write_atomically(path, position_to_toml(position))
-    except OSError as error:
-        raise UnsupportedError(f"cannot save the table to {str(path)!r}: {error.strerror or error}") from None
+    except (OSError, UnicodeEncodeError) as error:
+        reason = error.strerror if isinstance(error, OSError) and error.strerror else error
+        raise UnsupportedError(f"cannot save the table to {str(path)!r}: {reason}") from None
 
 
 def open_table(source: str | None, overrides: Overrides | None = None, *, save: Path | None = None,
@@ -162,12 +163,14 @@ def open_table(source: str | None, overrides: Overrides | None = None, *, save: 
 
     Raises:
         IllegalPositionError: the source or the save file cannot be read, or holds an illegal position.
-        UnsupportedError: the save file's folder does not exist.
+        UnsupportedError: the save file's folder does not exist, or the save file is not a regular file.
     """
     notes = []
     flags = overrides or Overrides()
     if save is not None and not save.parent.is_dir():
         raise UnsupportedError(f"cannot save the table to {str(save)!r}: folder {str(save.parent)!r} does not exist")
+    if save is not None and save.exists() and not save.is_file():  # a FIFO would hang the reader, a device...
+        raise UnsupportedError(f"cannot save the table to {str(save)!r}: it is not a regular file")
     if save is not None and save.exists():
         position = load_position(str(save), overrides=flags)
         notes.append(f"resuming the table saved in {save}" + (f" ({source} is not read)" if source else ""))

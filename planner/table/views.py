@@ -11,6 +11,7 @@ from dataclasses import asdict
 from typing import Any
 
 from planner.common.problems import Problem
+from planner.elfenland import sentences
 from planner.elfenland.advice.drawing import DrawAdvice
 from planner.elfenland.advice.keeping import KeepAdvice
 from planner.elfenland.advice.obstacle import ObstacleAdvice
@@ -19,7 +20,6 @@ from planner.elfenland.board import load_board
 from planner.elfenland.explain import step_records, verdict
 from planner.elfenland.plan import Plan
 from planner.elfenland.position import Hand, Position
-from planner.elfenland.render import keep_line, road_name
 from planner.elfenland.report import keep_dict, obstacle_dict, place_dict, plan_dict
 from planner.elfenland.rules import (
     COUNTER_TRANSPORTS,
@@ -139,22 +139,9 @@ def status_text(solution: Solution) -> str:
 def travel_document(position: Position, solution: Solution) -> dict[str, Any]:
     """The travel phase: the route's verdict; the keep advice (``keep``, null in the last round) and the route's
     explanation (``explain``, :mod:`planner.table.explaining`) come later."""
-    best = solution.plan
-    return {"phase": "travel", "verdict": verdict(best) if best.steps else f"stay: {verdict(best)}",
+    return {"phase": "travel", "verdict": sentences.route_verdict(solution.plan),
             "status": status_text(solution), "keep": None, "last_round": position.last_round,
             "explain": {"status": "pending"}}
-
-
-def _number(value: float) -> str:
-    return f"{value:.0f}" if value == round(value) else f"{value:.2f}"
-
-
-def _towns(value: float) -> str:
-    return f"{_number(value)} town{'' if value == 1 else 's'}"
-
-
-def _cards(value: float) -> str:
-    return f"{_number(value)} card{'' if value == 1 else 's'}"
 
 
 def _placements(plan: Plan) -> list[dict[str, str | None]]:
@@ -168,8 +155,7 @@ def draw_document(position: Position, advice: DrawAdvice | None, full: Solution 
         assert full is not None
         plan = full.plan
         return {"phase": "draw", "full": True, "options": [], "best": None,
-                "verdict": f"your supply holds {len(position.supply)} counters, the most a player holds: nothing "
-                           "left to draw",
+                "verdict": sentences.draw_full(position),
                 "status": status_text(full), "now": {"score": plan.score, "cards_spent": plan.cards_spent},
                 "shown": {"route": str(plan), "placements": _placements(plan), "counter": None}}
     best = advice.best
@@ -178,13 +164,11 @@ def draw_document(position: Position, advice: DrawAdvice | None, full: Solution 
                 "cards_spent": round(o.cards, 4), "best": o is best, "route": None if o.plan is None else str(o.plan),
                 "chances": None if o.chances is None else {t.letter: round(p, 4) for t, p in o.chances.items()}}
                for o in advice.options]
-    what = f"take the face-up {best.counter.title}" if best.counter else "draw blind"
     now = advice.now
     shown = best.plan or now
     plans = [o.plan for o in advice.options if o.plan is not None] + [now]
     return {"phase": "draw", "full": False, "options": options, "best": options[0]["counter"] or "blind",
-            "verdict": f"{what}: {_towns(best.score)} for {_cards(best.cards)} (now {now.score} for "
-                       f"{now.cards_spent})",
+            "verdict": sentences.draw_verdict(advice),
             "status": "every joint plan proven best" if all(p.proven for p in plans) else
                       "best found, not every plan proven (the limit ran out)",
             "now": {"score": now.score, "cards_spent": now.cards_spent},
@@ -203,17 +187,11 @@ def place_document(advice: PlaceAdvice, roads: list[RoadRisk], *, samples: int) 
         entry["letter"] = _letter(tile.transport)
     if now is not None:
         report["now"]["letter"] = _letter(now.transport)
-    for entry, risk in zip(report["regrets"], roads, strict=True):
+    for entry, risk in zip(report["regrets"], roads, strict=True):  # what each costs, as every advice table says it
         entry["letter"] = _letter(risk.mine)
-    worst = (f"After the worst reply your plan still takes {_towns(advice.now.worst[0])} for "
-             f"{_cards(-advice.now.worst[1])}.")
-    if now is None:
-        text = "pass this turn"
-        detail = ("Pass: no counter of the plan needs placing. " if not plan.placements
-                  else "Pass: placing now would invite a worse reply. ") + worst
-    else:
-        text = f"place your {_title(now.transport)} on {road_name(position, now.road)} now"
-        detail = worst
+        entry["filled_text"] = None if risk.filled is None else sentences.plan_change(plan.value, risk.filled.value)
+        entry["obstacle_text"] = None if risk.blocked is None else sentences.plan_change(plan.value,
+                                                                                         risk.blocked.value)
     if not position.obstacle:
         obstacle: dict[str, Any] = {"status": "placed", "note": "you placed your obstacle of the game already"}
     elif not position.opponents:
@@ -221,7 +199,10 @@ def place_document(advice: PlaceAdvice, roads: list[RoadRisk], *, samples: int) 
                     "for the obstacle advice"}
     else:
         obstacle = {"status": "pending", "samples": samples}
-    return {"phase": "plan", "verdict": text, "detail": detail, "status": status_text(advice.joint),
+    return {"phase": "plan", "verdict": report["verdict"], "reason": sentences.pass_reason(advice),
+            "detail": sentences.worst_reply(advice),
+            "passing_note": sentences.passing_free() if advice.passing_is_free and now is not None else None,
+            "status": status_text(advice.joint),
             **{key: report[key] for key in ("placements", "now", "passing_is_free", "worst", "replies", "regrets")},
             "obstacle": obstacle}
 
@@ -230,27 +211,22 @@ def _letter(transport: Transport | None) -> str | None:
     return transport.letter if transport is not None else None
 
 
-def _title(transport: Transport | None) -> str:
-    return transport.title if transport is not None else "counter"
-
-
 def obstacle_document(advice: ObstacleAdvice) -> dict[str, Any]:
     """The obstacle advice: ``elfenland obstacle --json``'s keys and its verdict (``reason`` says why)."""
     report = obstacle_dict(advice)
     for key in ("schema", "source", "position"):
         del report[key]
-    position = advice.position
-    if advice.hold or advice.effect is None or advice.target is None:
-        text = "hold the obstacle"
-    else:
-        text = f"obstacle on {road_name(position, advice.effect.road)} against {advice.target.opponent.name}"
+    for entry, outlook in zip(report["opponents"], advice.outlooks, strict=True):
+        for road, effect in zip(entry["roads"], outlook.effects, strict=True):
+            road["towns_text"] = sentences.spread(-effect.towns, effect.towns_error, "town")
+            road["cards_text"] = sentences.spread(effect.cards, effect.cards_error, "card")
+            road["mine_text"] = sentences.change(-effect.my_towns, effect.my_cards)
     samples = advice.outlooks[0].samples if advice.outlooks else 0
-    return {"status": "done", "verdict": text, "samples": samples, **report}
+    return {"status": "done", "samples": samples, **report}
 
 
 def keep_document(position: Position, keep: KeepAdvice) -> dict[str, Any]:
     """The end-of-round advice: ``keep_dict``'s keys, the letters the new-round change takes, and its line."""
     best = keep.best
     return {**keep_dict(position, keep), "end_code": best.end, "card_letters": str(best.cards),
-            "counter_letter": _letter(best.counter),
-            "verdict": keep_line(position, keep).plain.removeprefix("for the next round: ")}
+            "counter_letter": _letter(best.counter)}

@@ -296,7 +296,7 @@ def test_draw_shows_the_counter_to_take_and_a_tap_takes_it(browser: Any) -> None
     with table_at("20-opening-draft.toml", "draw") as server:
         phone = Phone(browser, server).open()
         assert phone.page.is_visible("#draw-panel") and not phone.page.is_visible("#route-panel")
-        assert phone.text("#verdict") == "take the face-up unicorn: 1 town for 1 card (now 1 for 3)"
+        assert phone.text("#verdict") == "draw the face-up unicorn: 1 town for 1 card (now 1 town for 3 cards)"
         assert phone.page.get_attribute("#display [data-counter=U]", "class") == "chip best"
         assert phone.page.locator("#draw-options tr.best").inner_text().split() == ["unicorn", "1", "1"]
         assert phone.page.locator("#map svg .counter.mine[data-road='DAG-KIH:f']").count() == 1
@@ -311,7 +311,7 @@ def test_plan_shows_the_regrets_and_applies_the_placement_to_make_now(browser: A
     with table_at("21-contested-road.toml", "plan") as server:
         phone = Phone(browser, server).open()
         complete(phone)
-        assert phone.text("#verdict") == "place your elfcycle on Dag'Amura–Kihromah now"
+        assert phone.text("#verdict") == "place now: your elfcycle on Dag'Amura–Kihromah"
         assert phone.page.locator("#map svg .counter.mine").count() == 2
         assert phone.page.locator("#map svg .counter.now[data-road='DAG-KIH:f']").count() == 1
         rows = phone.page.locator("#regrets tbody tr")

@@ -30,7 +30,7 @@ def test_the_draw_view_names_the_counter_to_take_and_a_tap_takes_it() -> None:
         assert advice["phase"] == "draw" and advice["best"] == "U"
         unicorn = advice["options"][0]
         assert (unicorn["counter"], unicorn["score"], unicorn["cards_spent"], unicorn["best"]) == ("U", 1, 1, True)
-        assert advice["verdict"] == "take the face-up unicorn: 1 town for 1 card (now 1 for 3)"
+        assert advice["verdict"] == "draw the face-up unicorn: 1 town for 1 card (now 1 town for 3 cards)"
         # Any other face-up counter is paid as the 3-card caravan; blind, a unicorn comes one time in six (1 card,
         # else 3): 8/3 cards expected, second best, ahead of every 3-card face-up counter.
         blind = advice["options"][1]
@@ -61,7 +61,7 @@ def test_the_plan_view_says_what_to_place_now_with_its_regrets_and_a_tap_places_
         view = table.complete(1)
         advice = view["advice"]
         assert advice["now"]["road"] == "DAG-KIH:f" and advice["now"]["letter"] == "E"
-        assert advice["verdict"] == "place your elfcycle on Dag'Amura–Kihromah now"
+        assert advice["verdict"] == "place now: your elfcycle on Dag'Amura–Kihromah"
         assert advice["worst"] == {"score": 2, "cards_spent": 2}
         assert [p["letter"] for p in advice["placements"]] == ["E", "E"]
         assert advice["placements"][0]["road"] == "DAG-KIH:f"

@@ -6,6 +6,8 @@ Expected values are worked out by hand from the board and RULES.md (the position
 from __future__ import annotations
 
 import json
+import os
+import stat
 from pathlib import Path
 from typing import Any
 
@@ -225,6 +227,31 @@ def test_open_table_resumes_a_save_file_and_never_writes_the_source(tmp_path: Pa
     assert str(again.position) == "- RIV PEDR - 1"
     assert notes == [f"resuming the table saved in {save} ({source} is not read)"]
     assert source.read_text() == 'at = "Rivinia"\nhand = "EDR"\n'
+
+
+def test_a_save_file_keeps_its_mode(tmp_path: Path) -> None:
+    save = tmp_path / "table.toml"
+    state = table(save=save)
+    save.chmod(0o644)
+    state.apply({"op": "card", "card": "D", "delta": 1})
+    assert stat.S_IMODE(save.stat().st_mode) == 0o644 and load_position(str(save)).hand == Hand.from_str("EDDR")
+
+
+@pytest.mark.parametrize("kind", ["fifo", "folder"])
+def test_a_save_path_that_is_not_a_regular_file_is_refused_not_read_or_replaced(tmp_path: Path, kind: str) -> None:
+    save = tmp_path / "table.toml"
+    if kind == "fifo":
+        if not hasattr(os, "mkfifo"):
+            pytest.skip("no FIFOs here")
+        os.mkfifo(save)  # reading it would block until a writer came
+    else:
+        save.mkdir()
+    with pytest.raises(UnsupportedError, match="not a regular file"):
+        open_table(None, save=save)
+    with pytest.raises(UnsupportedError, match="cannot save the table"):
+        save_position(Position.from_str(SIMPLE), save)
+    assert (stat.S_ISFIFO if kind == "fifo" else stat.S_ISDIR)(os.lstat(save).st_mode)
+    assert [p.name for p in tmp_path.iterdir()] == ["table.toml"]
 
 
 def test_open_table_without_a_source_starts_a_new_game() -> None:

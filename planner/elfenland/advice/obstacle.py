@@ -82,8 +82,10 @@ class ObstacleAdvice:
     """The road to block for the target (None when no road holds a counter to put it on)."""
     hold: bool
     """Whether to keep the obstacle for a later round."""
-    reason: str
-
+    why: str
+    """Why (its sentence: :func:`planner.elfenland.sentences.obstacle_reason`): ``nowhere`` (no road to put it
+    on), ``costs-me`` (it costs my plan as much), ``too-little`` (too little before the last round) or ``leader``
+    (it goes on the leader's worst road)."""
 
 
 def _blocked(position: Position, road: str) -> Position:
@@ -145,18 +147,15 @@ def advise_obstacle(position: Position, *, samples: int = 200, seed: int = 0, jo
     effect = target.effects[0] if target.effects else None
     last = position.last_round
     if effect is None:
-        hold, reason = True, "no road holds a counter without an obstacle: there is nowhere to put it yet"
+        hold, why = True, "nowhere"
     elif effect.value[0] <= 0 and effect.my_towns > 0:
-        hold, reason = True, (f"every obstacle that hurts {target.opponent.name} costs your own plan as much: hold "
-                              "it")
+        hold, why = True, "costs-me"
     elif not last and effect.towns < HOLD_BELOW:
-        hold, reason = True, (f"the best road takes only {effect.towns:.2f} towns from {target.opponent.name} on "
-                              f"average: hold the obstacle for a later round")
+        hold, why = True, "too-little"
     else:
-        hold, reason = False, (f"{target.opponent.name} leads with {target.opponent.points} points; an obstacle on "
-                               f"{effect.road} takes {effect.towns:.2f} ± {effect.towns_error:.2f} towns from them")
+        hold, why = False, "leader"
     ordered = (target, *(o for o in outlooks if o is not target))
-    return ObstacleAdvice(position, ordered, target, effect, hold, reason)
+    return ObstacleAdvice(position, ordered, target, effect, hold, why)
 
 
 def _opponent_position(position: Position, opponent: Opponent, hand: Hand) -> Position:

@@ -11,7 +11,7 @@ from rich.text import Text
 
 from planner.elfenland.board import load_board
 from planner.elfenland.plan import Plan
-from planner.elfenland.render import PAY_STYLE, position_summary, route_line, verdict_line
+from planner.elfenland.render import PAY_STYLE, add_text_row, position_summary, route_line, titled_table, verdict_line
 from planner.elfenland.teach.additions import Addition
 from planner.elfenland.teach.compare import Comparison
 from planner.elfenland.teach.ends import EndTable
@@ -32,7 +32,7 @@ _VERDICT_STYLE = {Verdict.OPTIMAL: "bold green", Verdict.SHORT: "yellow", Verdic
 
 
 def _table(title: str) -> Table:
-    return Table(title=title, title_justify="left", title_style="bold", show_edge=False, pad_edge=False)
+    return titled_table(title, title_style="bold", pad_edge=False)
 
 
 def notes_table(notes: tuple[StepNote, ...] | list[StepNote], *, title: str = "Why each step") -> Table:
@@ -44,8 +44,8 @@ def notes_table(notes: tuple[StepNote, ...] | list[StepNote], *, title: str = "W
     table.add_column("why", ratio=1)
     for note in notes:
         step = note.step
-        table.add_row(str(note.number), f"{town(step.frm)} → {town(step.to)}",
-                      Text(str(step.cards), style=PAY_STYLE[str(step.pay)]), Text(" ".join(note.text)))
+        add_text_row(table, str(note.number), f"{town(step.frm)} → {town(step.to)}",
+                            Text(str(step.cards), style=PAY_STYLE[str(step.pay)]), Text(" ".join(note.text)))
     return table
 
 
@@ -57,11 +57,11 @@ def reach_table(rows: tuple[Reach, ...] | list[Reach]) -> Table:
     table.add_column("how, or what it would need", ratio=1)
     for row in rows:
         if row.route is not None:
-            table.add_row(town(row.town), str(row.cards), route_line(row.route))
+            add_text_row(table, town(row.town), str(row.cards), route_line(row.route))
             continue
         needs = [f"{need.addition} (then {count(need.cards, 'card')})" for need in (row.card, row.counter) if need]
         text = "out of reach; " + (" or ".join(needs) if needs else "no single extra card or counter brings it in")
-        table.add_row(town(row.town), "—", Text(text, style="dim"))
+        add_text_row(table, town(row.town), "—", Text(text, style="dim"))
     return table
 
 
@@ -110,8 +110,8 @@ def ends_table(table_data: EndTable) -> Table:
     table.add_column("", style="dim")
     for row in table_data.rows:
         notes = [w for w, on in (("best", row.best), ("most towns", row.most_towns)) if on]
-        table.add_row(town(row.end), str(row.towns), str(row.home_distance), str(row.score),
-                      str(row.plan.cards_spent), ", ".join(notes), style="bold" if row.best else None)
+        add_text_row(table, town(row.end), str(row.towns), str(row.home_distance), str(row.score),
+                            str(row.plan.cards_spent), ", ".join(notes), style="bold" if row.best else None)
     return table
 
 
@@ -179,9 +179,9 @@ def tiles_table(puzzle: Puzzle) -> Table:
         road = board.connections[tile.road]
         assert tile.transport is not None
         cost, caravan = tile_costs(position, tile)
-        table.add_row(f"{town(road.a)} – {town(road.b)} ({road.terrain})",
-                      tile.transport.title + (" + obstacle" if tile.obstacle else ""),
-                      f"{tile.transport.letter * cost}, or any {caravan}")
+        add_text_row(table, f"{town(road.a)} – {town(road.b)} ({road.terrain})",
+                            tile.transport.title + (" + obstacle" if tile.obstacle else ""),
+                            f"{tile.transport.letter * cost}, or any {caravan}")
     return table
 
 

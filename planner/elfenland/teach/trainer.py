@@ -21,7 +21,7 @@ from planner.common.limits import Limit
 from planner.elfenland.solvers import DEFAULT_LIMIT
 from planner.elfenland.teach.grade import Grade, Verdict, grade
 from planner.elfenland.teach.puzzles import Puzzle, generate
-from planner.elfenland.teach.scores import Scores, load_scores, save_scores, score_path
+from planner.elfenland.teach.scores import FileState, Loaded, Scores, load_scores, save_scores, score_path
 from planner.elfenland.teach.words import count, listing
 
 __all__ = ["COMMANDS", "Command", "Reply", "Trainer"]
@@ -70,7 +70,12 @@ class Trainer:
         themes: themes to cycle through.
         difficulties: difficulties to cycle through.
         scores: where the score file is (None: the user's data directory, see :func:`score_path`).
-        record: whether to update the score file.
+        record: whether to update the score file (it is read either way, unless ``record`` is False; a file that
+            is not a score file is never written, and ``record`` then turns False: see
+            :mod:`~planner.elfenland.teach.scores`).
+
+    Raises:
+        UnsupportedError: the score file's path is a folder, a FIFO or a device.
     """
 
     def __init__(self, *, seed: int, themes: tuple[str, ...] = ("any",), difficulties: tuple[int, ...] = (2,),
@@ -79,9 +84,11 @@ class Trainer:
         self.themes = themes or ("any",)
         self.difficulties = difficulties or (2,)
         self.path = score_path(scores)
-        self.record = record
         self.limit = limit
-        self.scores, self.warning = load_scores(self.path) if record else (Scores(), None)
+        loaded = load_scores(self.path, own_folder=scores is None) if record else Loaded(Scores(), FileState.FRESH)
+        self.scores, self.warning = loaded.scores, loaded.warning
+        self.record = record and loaded.writable
+        self._set_aside = loaded.state is FileState.DAMAGED
         self.index = 0
         self._puzzle: Puzzle | None = None
 
@@ -135,7 +142,8 @@ class Trainer:
     def _count(self, *, solved: bool) -> None:
         if self.record:
             self.scores = self.scores.record(self.puzzle.theme, solved)
-            save_scores(self.scores, self.path)
+            save_scores(self.scores, self.path, set_aside=self._set_aside)
+            self._set_aside = False
 
     def stats_line(self) -> str:
         """The score so far, in one line."""

@@ -14,11 +14,9 @@ function number(value) {
   return Number.isInteger(value) ? String(value) : value.toFixed(2);
 }
 
-// What a change costs my plan: the towns lost, or, when it loses none, the extra cards it makes me pay.
-function loss(value) {
-  if (value.towns) return `−${plural(value.towns, "town")}`;
-  if (value.cards) return `${value.cards > 0 ? "+" : "−"}${plural(Math.abs(value.cards), "card")}`;
-  return "nothing";
+// The server's sentence as a line of the page: a capital first, a full stop last.
+function sentence(text) {
+  return text ? `${text[0].toUpperCase()}${text.slice(1)}.` : "";
 }
 
 function counterCards() {
@@ -138,17 +136,16 @@ function renderPlace(view) {
   const advice = adviceFor(view, "plan");
   if (!advice) return;
   const now = advice.now;
-  $("#place-now").textContent = advice.detail;
+  $("#place-now").textContent = [advice.reason, advice.detail].filter(Boolean).map(sentence).join(" ");
   const apply = $("#apply-place");
   apply.hidden = !now;
   if (now) apply.textContent = `place your ${now.counter} on ${roadName(now)}`;
-  $("#place-free").textContent = now && advice.passing_is_free
-    ? "Passing costs nothing this turn: the worst reply leaves you the same." : "";
+  $("#place-free").textContent = sentence(advice.passing_note);
   $("#regrets").hidden = !advice.regrets.length;
   $("#regrets tbody").replaceChildren(...advice.regrets.map((regret) => el("tr", { "data-road": regret.road },
     el("td", { text: roadName(regret) }), el("td", { text: regret.counter ? `place ${regret.letter}` : "travel" }),
-    el("td", { text: regret.filled ? `${loss(regret.filled)} (${regret.filled.counter})` : "—" }),
-    el("td", { text: regret.obstacle ? loss(regret.obstacle) : "—" }))));
+    el("td", { text: regret.filled ? `${regret.filled_text} (${regret.filled.counter})` : "—" }),
+    el("td", { text: regret.obstacle_text ?? "—" }))));
 }
 
 function renderObstacle(view) {
@@ -183,9 +180,8 @@ function renderObstacle(view) {
   table.hidden = !target.roads.length;
   $("#obstacle-roads tbody").replaceChildren(...target.roads.slice(0, 8).map((r) => el("tr",
     { class: r.road === obstacle.road && !obstacle.hold ? "best" : null, "data-road": r.road },
-    el("td", { text: roadName(r) }), el("td", { text: `${r.towns_lost.toFixed(2)} ± ${r.towns_error.toFixed(2)}` }),
-    el("td", { text: `${r.extra_cards.toFixed(2)} ± ${r.cards_error.toFixed(2)}` }),
-    el("td", { text: loss({ towns: r.my_towns_lost, cards: r.my_extra_cards }) }))));
+    el("td", { text: roadName(r) }), el("td", { text: r.towns_text }), el("td", { text: r.cards_text }),
+    el("td", { text: r.mine_text }))));
   const lines = [target.roads.length ? `Against ${target.name} (${target.points} points): the towns and extra cards `
                  + `they lose per road, expected over ${obstacle.samples} sampled hands (the command line samples 200).`
                  : `${obstacle.samples} sampled hands per opponent (the command line samples 200).`];
@@ -206,7 +202,7 @@ function renderKeep(view) {
   if (advice.last_round) text = "This is the last round: nothing is kept.";
   else if (view.pending.includes("keep")) text = "Working out what to keep for the next round…";
   else if (keep?.status === "error") text = keep.note;
-  else text = keep ? `${keep.verdict[0].toUpperCase()}${keep.verdict.slice(1)}.` : "";
+  else text = keep ? sentence(keep.verdict) : "";
   $("#keep-advice").textContent = text;
 }
 

@@ -1,0 +1,184 @@
+"""The advice's sentences, in one place: plain ``str`` from the pure-data advice, for the terminal, the JSON and the
+table page alike (no markup: the renderers add the styling).
+
+Each sentence is one template with named placeholders, filled by :func:`say`, so that a translation can later
+look the template up whole (``gettext(template).format(...)``) without any sentence being cut into pieces.
+
+Sign convention, the same in every table and on the page: what a change does to a plan, signed. A loss of towns
+is negative (``−1 town``), extra cards are positive (``+2 cards``, ``−1 card`` for cards saved); a change that
+alters neither is ``nothing``. The JSON keeps its documented keys (``towns_lost``, ``extra_cards``: positive
+losses, named so).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from planner.elfenland.explain import count, verdict
+from planner.elfenland.plan import Plan
+from planner.elfenland.position import Position
+from planner.elfenland.rules import Transport
+
+if TYPE_CHECKING:  # the advice modules load only with the commands that give advice
+    from planner.elfenland.advice.drawing import DrawAdvice
+    from planner.elfenland.advice.keeping import KeepAdvice
+    from planner.elfenland.advice.obstacle import ObstacleAdvice, OpponentOutlook
+    from planner.elfenland.advice.placing import PlaceAdvice
+
+__all__ = ["MINUS", "amount", "change", "count", "draw_full", "draw_verdict", "keep_verdict", "obstacle_reason",
+           "obstacle_verdict", "opponent_heading", "pass_reason", "passing_free", "place_verdict", "plan_change",
+           "road_name", "route_verdict", "say", "signed", "spread", "worst_reply"]
+
+MINUS = "\N{MINUS SIGN}"
+
+
+def say(template: str, /, **values: object) -> str:
+    """One sentence: ``template`` with its named placeholders filled (the one place a translation hooks in)."""
+    return template.format(**values)
+
+
+# -- numbers ----------------------------------------------------------------------------------------------------
+def _number(value: float) -> str:
+    return f"{value:.0f}" if value == round(value) else f"{value:.2f}"
+
+
+def amount(value: float, noun: str) -> str:
+    """``1 town``, ``3 towns``, ``0.85 towns``: :func:`~planner.elfenland.explain.count` for whole numbers, two
+    decimals otherwise."""
+    if value == round(value):
+        return count(round(value), noun)
+    return f"{value:.2f} {noun}s"
+
+
+def signed(value: float, noun: str) -> str:
+    """``+2 cards``, ``−1 town``, ``−0.85 towns`` (a true minus sign)."""
+    text = amount(abs(value), noun)
+    return ("+" if value > 0 else MINUS if value < 0 else "") + text
+
+
+def change(towns: float, cards: float) -> str:
+    """What a change does to a plan, as plans are compared (towns first, then cards): the towns when it changes
+    them (``−1 town``), else the cards (``+2 cards``), else ``nothing``. ``towns`` and ``cards`` are the plan's
+    afterwards less before."""
+    if towns:
+        return signed(towns, "town")
+    return signed(cards, "card") if cards else "nothing"
+
+
+def spread(value: float, error: float, noun: str) -> str:
+    """An expected change with its standard error: ``−0.85 ± 0.10 towns``."""
+    sign = "+" if value > 0 else MINUS if value < 0 else ""
+    return f"{sign}{abs(value):.2f} ± {error:.2f} {noun}s"
+
+
+def road_name(position: Position, road: str) -> str:
+    """``Lapphalya–Virst`` for ``LAP-VIR:p``."""
+    c = position.board.connections[road]
+    return f"{position.board.towns[c.a].name}–{position.board.towns[c.b].name}"
+
+
+def _title(transport: Transport | None) -> str:
+    return transport.title if transport is not None else "obstacle"
+
+
+# -- the route --------------------------------------------------------------------------------------------------
+def route_verdict(plan: Plan) -> str:
+    """The route in one line (:func:`~planner.elfenland.explain.verdict`), ``stay: ...`` when it has no step."""
+    return verdict(plan) if plan.steps else say("stay: {verdict}", verdict=verdict(plan))
+
+
+# -- placing ----------------------------------------------------------------------------------------------------
+def place_verdict(advice: PlaceAdvice) -> str:
+    """``place now: your elfcycle on Dag'Amura–Kihromah``, or ``pass this turn`` (:func:`pass_reason` says why)."""
+    placement = advice.now.placement
+    if placement is None:
+        return say("pass this turn")
+    return say("place now: your {counter} on {road}", counter=_title(placement.transport),
+               road=road_name(advice.position, placement.road))
+
+
+def pass_reason(advice: PlaceAdvice) -> str | None:
+    """Why the advice is to pass (None when it is to place)."""
+    if advice.now.placement is not None:
+        return None
+    if not advice.joint.plan.placements:
+        return say("no counter of the plan needs placing")
+    return say("placing now would invite a worse reply")
+
+
+def worst_reply(advice: PlaceAdvice) -> str:
+    """``after the worst reply your plan still takes 2 towns for 3 cards``."""
+    score, cards = advice.now.worst
+    return say("after the worst reply your plan still takes {towns} for {cards}", towns=count(score, "town"),
+               cards=count(-cards, "card"))
+
+
+def passing_free() -> str:
+    """Said when passing is as good as the placement advised."""
+    return say("passing costs nothing this turn: the worst reply leaves you the same")
+
+
+def plan_change(before: tuple[int, int], after: tuple[int, int]) -> str:
+    """:func:`change` between two plan values ``(score, -cards spent)``."""
+    return change(after[0] - before[0], before[1] - after[1])
+
+
+# -- drawing ----------------------------------------------------------------------------------------------------
+def draw_verdict(advice: DrawAdvice) -> str:
+    """``draw the face-up unicorn: 2 towns for 3 cards (now 1 town for 3 cards)``, or ``draw blind: ...``."""
+    best, now = advice.best, advice.now
+    template = ("draw the face-up {counter}: {towns} for {cards} (now {now_towns} for {now_cards})" if best.counter
+                else "draw blind: {towns} for {cards} (now {now_towns} for {now_cards})")
+    return say(template, counter=_title(best.counter), towns=amount(best.score, "town"),
+               cards=amount(best.cards, "card"), now_towns=count(now.score, "town"),
+               now_cards=count(now.cards_spent, "card"))
+
+
+def draw_full(position: Position) -> str:
+    """Said when the supply is full: nothing is left to draw."""
+    return say("your supply holds {counters}, the most a player holds: nothing left to draw",
+               counters=count(len(position.supply), "counter"))
+
+
+# -- the obstacle -----------------------------------------------------------------------------------------------
+def obstacle_verdict(advice: ObstacleAdvice) -> str:
+    """``obstacle on Al'Baran–Throtmanni against Anna``, or ``hold the obstacle``."""
+    if advice.hold or advice.effect is None or advice.target is None:
+        return say("hold the obstacle")
+    return say("obstacle on {road} against {opponent}", road=road_name(advice.position, advice.effect.road),
+               opponent=advice.target.opponent.name)
+
+
+def obstacle_reason(advice: ObstacleAdvice) -> str:
+    """Why the obstacle goes there, or why it is held (:attr:`ObstacleAdvice.why`)."""
+    effect, target = advice.effect, advice.target
+    if effect is None or target is None:
+        return say("no road holds a counter without an obstacle: there is nowhere to put it yet")
+    name = target.opponent.name
+    if advice.why == "costs-me":
+        return say("every obstacle that hurts {opponent} costs your own plan as much: hold it", opponent=name)
+    if advice.why == "too-little":
+        return say("the best road takes only {towns} from {opponent} on average: hold the obstacle for a later "
+                   "round", towns=amount(effect.towns, "town"), opponent=name)
+    return say("{opponent} leads with {points}; an obstacle on {road} takes {towns:.2f} ± {error:.2f} towns from "
+               "them", opponent=name, points=count(target.opponent.points, "point"),
+               road=road_name(advice.position, effect.road), towns=effect.towns, error=effect.towns_error)
+
+
+def opponent_heading(outlook: OpponentOutlook) -> str:
+    """``Anna (14 points, 200 sampled hands, 3.20 towns on average)``."""
+    return say("{opponent} ({points}, {samples}, {towns} on average)", opponent=outlook.opponent.name,
+               points=count(outlook.opponent.points, "point"), samples=count(outlook.samples, "sampled hand"),
+               towns=amount(outlook.towns, "town"))
+
+
+# -- keeping ----------------------------------------------------------------------------------------------------
+def keep_verdict(position: Position, keep: KeepAdvice) -> str:
+    """``end in Yttar, keep dragon raft and no counter (next round's best plan: 3.2 ± 0.4 towns over 30
+    samples)``."""
+    best = keep.best
+    return say("end in {town}, keep {cards} and {counter} (next round's best plan: {score:.1f} ± {error:.1f} towns "
+               "over {samples})", town=position.board.towns[best.end].name,
+               cards=" ".join(best.cards.names()) or "no cards",
+               counter=say("your {counter} counter", counter=best.counter.title) if best.counter else "no counter",
+               score=best.score, error=best.error, samples=count(keep.samples, "sample"))
