@@ -43,6 +43,7 @@ __all__ = [
     "EXIT_BUG", "EXIT_INPUT", "EXIT_NO_PLAN", "EXIT_STOPPED", "MAX_SEED", "PlannerCliError", "Pictures",
     "PositionCommand", "SecondsType", "WholeNumber", "answer", "err", "exit_code", "fail", "finish", "handle_errors",
     "json_option", "limit_from", "limit_options", "out", "picture_options", "seed_option", "stop_on_ctrl_c",
+    "writing",
 ]
 
 EXIT_BUG, EXIT_INPUT, EXIT_NO_PLAN, EXIT_STOPPED = 1, 2, 3, 130
@@ -288,7 +289,7 @@ def answer(document: Any, *views: RenderableType | None, as_json: bool, notes: I
     folded, to copy) to standard output. The ``pictures`` are drawn from ``picture()`` after the answer. The exit
     code is 130 when ``stopped`` (``stopped_note`` on stderr says what is unproven), else ``code``.
     """
-    try:
+    with writing():
         if as_json:
             click.echo(json.dumps(document, indent=indent, ensure_ascii=False))
         else:
@@ -300,9 +301,6 @@ def answer(document: Any, *views: RenderableType | None, as_json: bool, notes: I
                     console.print(view)
             if position_line is not None:
                 console.print(position_line, soft_wrap=True)
-        sys.stdout.flush()
-    except OSError as error:
-        _unwritable(error)
     if pictures and picture is not None:
         pictures.draw(picture)
     if last:
@@ -317,6 +315,17 @@ def finish(*, code: int = 0, stopped: bool = False, note: str | None = None) -> 
         sys.exit(EXIT_STOPPED)
     if code:
         sys.exit(code)
+
+
+@contextmanager
+def writing() -> Iterator[None]:
+    """Print to standard output in the block: if it refuses (a full disk, a closed pipe), end the command with a
+    message saying so and exit 2, not a traceback (:func:`answer` prints this way; so does the trainer's loop)."""
+    try:
+        yield
+        sys.stdout.flush()
+    except OSError as error:
+        _unwritable(error)
 
 
 def _unwritable(error: OSError) -> NoReturn:

@@ -31,6 +31,7 @@ from planner.cli.conventions import (
     picture_options,
     seed_option,
     stop_on_ctrl_c,
+    writing,
 )
 from planner.cli.positions import overrides_from, picture_of, position_options, solve_limit_options
 from planner.common.limits import Limit, Status
@@ -206,27 +207,28 @@ def _play(trainer: Trainer, how_many: int | None, show: Callable[[Puzzle], None]
     from planner.elfenland.teach import render as teach_render
     from planner.elfenland.teach.trainer import HELP
 
-    console = out()
-    console.print(Text(HELP, style="dim"))
-    played = 0
-    try:
-        while how_many is None or played < how_many:
-            current = trainer.puzzle
-            console.print(Rule())
-            console.print(teach_render.puzzle_view(current, played + 1))
-            show(current)
-            if not _ask(console, trainer, current):
-                break
-            played += 1
-            if how_many is None or played < how_many:
-                trainer.next()
-    except KeyboardInterrupt:
-        console.print()
+    with writing():
+        console = out()
+        console.print(Text(HELP, style="dim"))
+        played = 0
+        try:
+            while how_many is None or played < how_many:
+                current = trainer.puzzle
+                console.print(Rule())
+                console.print(teach_render.puzzle_view(current, played + 1))
+                show(current)
+                if not _ask(console, trainer, current):
+                    break
+                played += 1
+                if how_many is None or played < how_many:
+                    trainer.next()
+        except KeyboardInterrupt:
+            console.print()
+            console.print(Text(trainer.stats_line()))
+            sys.exit(EXIT_STOPPED)
+        except PlannerError as error:
+            fail(error)
         console.print(Text(trainer.stats_line()))
-        sys.exit(EXIT_STOPPED)
-    except PlannerError as error:
-        fail(error)
-    console.print(Text(trainer.stats_line()))
 
 
 _UNREADABLE = ("cannot read your routes from standard input: {reason}; type them at a terminal, pipe UTF-8 text "

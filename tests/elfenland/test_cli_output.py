@@ -115,6 +115,16 @@ def test_json_to_a_full_standard_output_is_an_error_not_a_traceback() -> None:
     assert "Traceback" not in result.stderr and "Exception ignored" not in result.stderr
 
 
+def test_the_trainer_on_a_full_standard_output_is_an_error_not_a_traceback() -> None:
+    with open("/dev/full", "w") as full:
+        result = subprocess.run([sys.executable, "-m", "planner", "puzzle", "--seed", "2", "--difficulty", "1",
+                                 "--no-scores", "-n", "1"], input="skip\n", stdout=full, stderr=subprocess.PIPE,
+                                text=True, check=False, env={**os.environ, "NO_COLOR": "1"})
+    assert result.returncode == 2, result.stderr
+    assert "cannot write the answer to standard output: No space left on device" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
 # -- puzzle --export checks first -----------------------------------------------------------------------------------
 def test_export_into_a_folder_holding_the_files_says_so_before_generating(run: Run, tmp_path: Path,
                                                                            monkeypatch: pytest.MonkeyPatch) -> None:
