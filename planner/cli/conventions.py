@@ -199,8 +199,8 @@ def limit_options(*, default: float, time_help: str, nodes_help: str) -> Callabl
             return func(*args, limit=limit_from(time_limit, nodes, default=default), **kwargs)
 
         wrapper = click.option("--nodes", type=WholeNumber(1), default=None, metavar="N", help=nodes_help)(wrapper)
-        return click.option("--time-limit", type=SecondsType(), default=None, show_default=f"{default:g}",
-                            help=time_help)(wrapper)
+        return click.option("--time-limit", type=SecondsType(), default=None,
+                            help=f"{time_help}  [default: {default:g}]")(wrapper)
 
     return decorate
 
