@@ -28,7 +28,7 @@ from planner.elfenland.plan import Step, parse_route, verify
 from planner.elfenland.position import Hand, Position, Tile
 from planner.elfenland.rules import FIRST_ROUND, RULE_OPTIONS, Rules
 from planner.errors import IllegalPositionError, NotationError, PlannerError
-from planner.table.change import Change, problem, refusal
+from planner.table.change import Change, refusal
 from planner.table.rounds import ROUND_OPS, apply_round_change, read_round_change
 
 __all__ = ["HISTORY_OPS", "OPS", "VIEW_OPS", "Change", "apply_change", "read_change", "read_own_route", "rules_text"]
@@ -67,12 +67,11 @@ def read_change(data: Any) -> Change:
     """
     problems = Problems()
     if not isinstance(data, Mapping):
-        raise IllegalPositionError([problem("bad-change", "", data, "a change must be a JSON object like "
-                                             '{"op": "card", "card": "D", "delta": 1}')])
+        raise refusal("bad-change", "", data, 'a change must be a JSON object like {"op": "card", "card": "D", '
+                      '"delta": 1}')
     op = data.get("op")
     if not isinstance(op, str) or op not in OPS:
-        raise IllegalPositionError([problem("bad-op", "op", op, f"unknown change op {op!r}; the ops are "
-                                             f"{', '.join(OPS)}")])
+        raise refusal("bad-op", "op", op, f"unknown change op {op!r}; the ops are {', '.join(OPS)}")
     form = Form(data, problems, keys=("op", *OPS[op]))
     fields: dict[str, Any] = {}
     if op in ROUND_OPS:
@@ -169,8 +168,8 @@ def apply_change(position: Position, change: Change) -> Position:
         counts = position.hand.as_dict()
         counts[change.card] += change.delta
         if counts[change.card] < 0:
-            raise IllegalPositionError([problem("no-card", "hand", change.card.letter,
-                                                 f"the hand holds no {change.card.title} card to take away")])
+            raise refusal("no-card", "hand", change.card.letter,
+                          f"the hand holds no {change.card.title} card to take away")
         return position.replace(hand=Hand.from_counts(counts))
     if op == "hand":
         assert change.hand is not None
@@ -178,8 +177,8 @@ def apply_change(position: Position, change: Change) -> Position:
     if op == "visit":
         assert change.town is not None
         if change.town == position.at and not change.visited:
-            raise IllegalPositionError([problem("boot-town", "visited", change.town, "the boot's town is always "
-                                                 "collected: move the boot first")])
+            raise refusal("boot-town", "visited", change.town, "the boot's town is always collected: move the "
+                          "boot first")
         visited = position.visited | {change.town} if change.visited else position.visited - {change.town}
         return position.replace(visited=visited)
     if op == "at":
@@ -203,7 +202,7 @@ def _from_notation(position: Position, text: str) -> Position:
     try:
         parsed = Position.from_str(text)
     except NotationError as error:
-        raise IllegalPositionError([problem(error.kind, "notation", error.value or text, str(error))]) from None
+        raise refusal(error.kind, "notation", error.value or text, str(error)) from None
     return parsed.replace(title=position.title, notes=position.notes)
 
 
@@ -212,7 +211,7 @@ def _travel(position: Position, route: str) -> Position:
     try:
         outcome = verify(position, parse_route(position, route))
     except PlannerError as error:  # a malformed step, towns not neighbours, a step the hand cannot pay
-        raise IllegalPositionError([problem("bad-route", "route", route, str(error))]) from None
+        raise refusal("bad-route", "route", route, str(error)) from None
     return position.replace(at=outcome.end, visited=position.visited | set(outcome.new_towns),
                             hand=outcome.cards_left)
 
