@@ -2,24 +2,23 @@
 
 from __future__ import annotations
 
-import json
-import sys
 from typing import Any
 
 import click
 
 from planner.cli.conventions import (
     CONTEXT,
-    EXIT_STOPPED,
     PositionCommand,
+    WholeNumber,
+    answer,
     err,
     handle_errors,
     json_option,
-    out,
+    seed_option,
     stop_on_ctrl_c,
 )
-from planner.cli.positions import limit_from, overrides_from, position_options, solver_options
-from planner.common.limits import Status
+from planner.cli.positions import overrides_from, position_options, solver_options
+from planner.common.limits import Limit, Status
 from planner.common.threads import cores
 from planner.elfenland import render, report
 from planner.elfenland.inputs import read_position
@@ -31,14 +30,14 @@ __all__ = ["draw", "obstacle", "place"]
 @click.argument("source", required=False, metavar="[POSITION_FILE|NOTATION|-]")
 @position_options
 @solver_options
-@click.option("--replies", type=click.IntRange(1, 10), default=1, show_default=True,
+@click.option("--replies", type=WholeNumber(1, 10), default=1, show_default=True,
               help="Opponent replies before your next turn (1: exact maximin; more: each the worst of its moment).")
 @click.option("--keep/--no-keep", default=True, show_default=True,
               help="Also advise what to keep for the next round (sampled).")
 @json_option
 @handle_errors
-def place(source: str | None, solver: str, time_limit: float, nodes: int | None, seed: int, replies: int,
-          keep: bool, as_json: bool, **kwargs: Any) -> None:
+def place(source: str | None, solver: str, limit: Limit, seed: int, replies: int, keep: bool, as_json: bool,
+          **kwargs: Any) -> None:
     """Plan my counters and my route together, and say which counter to place now.
 
     The position's supply (`supply = "DP"`, or `supply=DP` in the notation) holds my unplaced counters. The
@@ -55,7 +54,6 @@ def place(source: str | None, solver: str, time_limit: float, nodes: int | None,
     """
     position = read_position(source, overrides_from(kwargs))
     with stop_on_ctrl_c() as stop, err().status("planning counters and route against the replies…"):
-        limit = limit_from(time_limit, nodes)
         from planner.elfenland.advice.keeping import advise_keep  # the advisor loads with its commands only
         from planner.elfenland.advice.placing import joint_plan, place_now, risks
 
@@ -63,15 +61,9 @@ def place(source: str | None, solver: str, time_limit: float, nodes: int | None,
         roads = risks(advice, solver=solver, limit=limit, stop=stop)
         keeping = advise_keep(position, joint_plan(position, solver=solver, limit=limit, stop=stop, seed=seed,
                                                    alternatives=6).plans, seed=seed) if keep else None
-    if as_json:
-        click.echo(json.dumps(report.place_dict(advice, roads, keeping, source=source), ensure_ascii=False,
-                              indent=2))
-    else:
-        console = out()
-        console.print(render.place_view(advice, roads, keeping))
-        console.print(render.position_line(position), soft_wrap=True)
-    if stop.is_set() or advice.joint.status is Status.STOPPED:
-        sys.exit(EXIT_STOPPED)
+    answer(report.place_dict(advice, roads, keeping, source=source), render.place_view(advice, roads, keeping),
+           as_json=as_json, position_line=render.position_line(position),
+           stopped=stop.is_set() or advice.joint.status is Status.STOPPED)
 
 
 @click.command(cls=PositionCommand, context_settings=CONTEXT)
@@ -80,8 +72,7 @@ def place(source: str | None, solver: str, time_limit: float, nodes: int | None,
 @solver_options
 @json_option
 @handle_errors
-def draw(source: str | None, solver: str, time_limit: float, nodes: int | None, seed: int, as_json: bool,
-         **kwargs: Any) -> None:
+def draw(source: str | None, solver: str, limit: Limit, seed: int, as_json: bool, **kwargs: Any) -> None:
     """Which counter to draw: each face-up one and the blind draw, by the joint plan it makes.
 
     The position's `display` lists the face-up counters; the blind draw is weighed over the counters nobody can
@@ -97,23 +88,18 @@ def draw(source: str | None, solver: str, time_limit: float, nodes: int | None, 
     with stop_on_ctrl_c() as stop, err().status("planning with each counter…"):
         from planner.elfenland.advice.drawing import advise_draw
 
-        advice = advise_draw(position, solver=solver, limit=limit_from(time_limit, nodes), stop=stop, seed=seed)
-    if as_json:
-        click.echo(json.dumps(report.draw_dict(advice, source=source), ensure_ascii=False, indent=2))
-    else:
-        out().print(render.draw_view(advice))
-    if stop.is_set():
-        sys.exit(EXIT_STOPPED)
+        advice = advise_draw(position, solver=solver, limit=limit, stop=stop, seed=seed)
+    answer(report.draw_dict(advice, source=source), render.draw_view(advice), as_json=as_json,
+           stopped=stop.is_set())
 
 
 @click.command(cls=PositionCommand, context_settings=CONTEXT)
 @click.argument("source", required=False, metavar="[POSITION_FILE|NOTATION|-]")
 @position_options
-@click.option("--samples", type=click.IntRange(10, 5000), default=200, show_default=True,
+@click.option("--samples", type=WholeNumber(10, 5000), default=200, show_default=True,
               help="Sampled hands per opponent.")
-@click.option("--seed", type=click.IntRange(0, 2**31 - 1), default=0, show_default=True,
-              help="Seed of the sampled hands (the same seed, the same advice).")
-@click.option("-j", "--jobs", type=click.IntRange(1), default=None, help="Processes for the samples [every core "
+@seed_option(help="Seed of the sampled hands (the same seed, the same advice).")
+@click.option("-j", "--jobs", type=WholeNumber(1), default=None, help="Processes for the samples [every core "
               "when the work is big enough to pay for starting them].")
 @json_option
 @handle_errors
@@ -135,7 +121,5 @@ def obstacle(source: str | None, samples: int, seed: int, jobs: int | None, as_j
         from planner.elfenland.advice.obstacle import advise_obstacle
 
         advice = advise_obstacle(position, samples=samples, seed=seed, jobs=workers, stop=stop)
-    if as_json:
-        click.echo(json.dumps(report.obstacle_dict(advice, source=source), ensure_ascii=False, indent=2))
-    else:
-        out().print(render.obstacle_view(advice))
+    answer(report.obstacle_dict(advice, source=source), render.obstacle_view(advice), as_json=as_json,
+           stopped=stop.is_set())

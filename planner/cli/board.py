@@ -2,14 +2,21 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import click
+from rich.text import Text
 
-from planner.cli.conventions import CONTEXT, PositionCommand, handle_errors, json_option, out
-from planner.cli.positions import overrides_from, position_options
-from planner.cli.route import check_pictures, draw
+from planner.cli.conventions import (
+    CONTEXT,
+    Pictures,
+    PositionCommand,
+    answer,
+    handle_errors,
+    json_option,
+    picture_options,
+)
+from planner.cli.positions import overrides_from, picture_of, position_options
 from planner.elfenland import render, report
 from planner.elfenland.board import load_board
 from planner.elfenland.inputs import read_position
@@ -33,25 +40,17 @@ def board(town: str | None, as_json: bool) -> None:
     """
     the_board = load_board()
     code = parse_town(town) if town else None
-    if as_json:
-        click.echo(json.dumps(report.board_dict(the_board, code), indent=2, ensure_ascii=False))
-        return
-    console = out()
-    if code is not None:
-        console.print(render.town_links_table(the_board, code, Rules()))
-        return
-    console.print(render.towns_table(the_board))
-    console.print()
-    console.print(render.connections_table(the_board))
+    views = [render.town_links_table(the_board, code, Rules())] if code is not None else [
+        render.towns_table(the_board), Text(""), render.connections_table(the_board)]
+    answer(report.board_dict(the_board, code), *views, as_json=as_json)
 
 
 @click.command(cls=PositionCommand, context_settings=CONTEXT)
 @click.argument("source", required=False, metavar="[POSITION_FILE|NOTATION|-]")
 @position_options
-@click.option("--svg", type=click.Path(dir_okay=False), help="Write the picture to this SVG file.")
-@click.option("--png", type=click.Path(dir_okay=False), help="Write the picture to this PNG file.")
+@picture_options("the position")
 @handle_errors
-def show(source: str | None, svg: str | None, png: str | None, **kwargs: Any) -> None:
+def show(source: str | None, pictures: Pictures, **kwargs: Any) -> None:
     """Draw the position alone (no solving), to check what was typed.
 
     \b
@@ -59,7 +58,6 @@ def show(source: str | None, svg: str | None, png: str | None, **kwargs: Any) ->
       elfenland show scenarios/01-first-steps.toml --svg position.svg
       elfenland show --at elv --hand DDC --tile "elv-lap P" --png position.png
     """
-    if not svg and not png:
+    if not pictures:
         raise click.UsageError("say where to draw: --svg FILE or --png FILE")
-    check_pictures(svg, png)
-    draw(read_position(source, overrides_from(kwargs)), (), svg, png)
+    pictures.draw(picture_of(read_position(source, overrides_from(kwargs))))

@@ -8,36 +8,62 @@
   3 no legal plan; 130 stopped by Ctrl-C (the best answer so far is printed first).
 - Ctrl-C during a solve sets the solve's stop event (:func:`stop_on_ctrl_c`): the solve answers its best route so
   far, marked unproven, instead of the process dying with a traceback.
+- Every command ends through :func:`answer`: JSON or rich text, the diagnostics beside it, the pictures, the exit
+  code. A result that cannot be written (a full disk, a closed pipe) is an error naming where, exit 2.
+- The flags both games share are spelled here once: ``--time-limit SECONDS`` and ``--nodes N``
+  (:func:`limit_options`, one :class:`Limit` from :func:`limit_from`), ``--seed`` (:func:`seed_option`),
+  ``--svg FILE``/``--png FILE`` (:func:`picture_options`: ``--svg`` writes SVG, ``--png`` PNG, and a file name
+  ending otherwise is refused before any work), ``--json`` (:func:`json_option`), whole numbers
+  (:class:`WholeNumber`).
 """
 
 from __future__ import annotations
 
+import errno
 import functools
+import json
 import math
+import os
 import signal
+import sys
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
-from typing import Any, NoReturn
+from dataclasses import dataclass
+from typing import Any, NoReturn, overload
 
 import click
-from rich.console import Console
+from rich.console import Console, RenderableType
 from rich.text import Text
 
-from planner.errors import NoPlanError, PlannerError, is_input_error
+from planner.common.limits import Limit
+from planner.errors import NoPlanError, PlannerError, UnsupportedError, is_input_error
 
 __all__ = [
-    "EXIT_BUG", "EXIT_INPUT", "EXIT_NO_PLAN", "EXIT_STOPPED", "PlannerCliError", "PositionCommand", "SecondsType",
-    "err", "exit_code", "fail", "handle_errors", "json_option", "out", "stop_on_ctrl_c",
+    "EXIT_BUG", "EXIT_INPUT", "EXIT_NO_PLAN", "EXIT_STOPPED", "MAX_SEED", "PlannerCliError", "Pictures",
+    "PositionCommand", "SecondsType", "WholeNumber", "answer", "err", "exit_code", "fail", "finish", "handle_errors",
+    "json_option", "limit_from", "limit_options", "out", "picture_options", "seed_option", "stop_on_ctrl_c",
+    "writing",
 ]
 
 EXIT_BUG, EXIT_INPUT, EXIT_NO_PLAN, EXIT_STOPPED = 1, 2, 3, 130
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
+PIPED_WIDTH = 200
+"""Columns of output that is not a terminal (a pipe, a file) and has no ``COLUMNS``: wide, so nothing folds."""
+MAX_SEED = 2**31 - 1
+"""The largest seed any command takes (CP-SAT's ``random_seed`` is a 32-bit signed integer)."""
 
 
 def out() -> Console:
-    """The console for results (standard output); colour only on a terminal and without ``NO_COLOR``."""
-    return Console(highlight=False)
+    """The console for results (standard output); colour only on a terminal and without ``NO_COLOR``.
+
+    Piped or redirected (and no ``COLUMNS`` set), tables are laid out :data:`PIPED_WIDTH` wide and lines are not
+    folded: a script reading the output, or a file, gets each line whole instead of rich's default 80 columns.
+    """
+    console = Console(highlight=False)
+    if not console.is_terminal and not os.environ.get("COLUMNS"):
+        return Console(highlight=False, width=PIPED_WIDTH, soft_wrap=True)
+    return console
 
 
 def err() -> Console:
@@ -119,10 +145,202 @@ class SecondsType(click.ParamType):  # type: ignore[type-arg, unused-ignore]
         return seconds
 
 
-def json_option(func: Callable[..., Any]) -> Callable[..., Any]:
-    """``--json``: only JSON on standard output."""
-    return click.option("--json", "as_json", is_flag=True, help="JSON output (one object per line with several "
-                        "positions).")(func)
+_Decorator = Callable[[Callable[..., Any]], Callable[..., Any]]
+
+
+@overload
+def json_option(func: Callable[..., Any], *, help: str = ...) -> Callable[..., Any]: ...
+@overload
+def json_option(func: None = None, *, help: str = ...) -> _Decorator: ...
+def json_option(func: Callable[..., Any] | None = None, *, help: str = "JSON output on standard output."
+                ) -> Callable[..., Any] | _Decorator:
+    """``--json``: only JSON on standard output (``@json_option``, or ``@json_option(help=...)`` to say more)."""
+    option = click.option("--json", "as_json", is_flag=True, help=help)
+    return option if func is None else option(func)
+
+
+class WholeNumber(click.IntRange):
+    """A whole number in a range, refused in words (click's own says ``'abc' is not a valid integer range``)."""
+
+    name = "N"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if not isinstance(value, int):
+            try:
+                value = int(str(value).strip(), 10)
+            except ValueError:
+                self.fail(f"{value!r} is not a whole number{self._span()}", param, ctx)
+        return super().convert(value, param, ctx)
+
+    def _span(self) -> str:
+        if self.min is not None and self.max is not None:
+            return f"; give one from {self.min} to {self.max}"
+        if self.min is not None:
+            return f"; give one of at least {self.min}"
+        return ""
+
+
+def seed_option(*, help: str, default: int | None = 0) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """``--seed``: a whole number 0..:data:`MAX_SEED` (None as the default: the command picks one)."""
+    return click.option("--seed", type=WholeNumber(0, MAX_SEED), default=default, show_default=default is not None,
+                        help=help)
+
+
+def limit_options(*, default: float, time_help: str, nodes_help: str) -> Callable[[Callable[..., Any]],
+                                                                                  Callable[..., Any]]:
+    """``--time-limit SECONDS`` and ``--nodes N``, given to the command as one ``limit`` (see :func:`limit_from`).
+
+    ``default`` seconds apply unless ``--nodes`` is given alone: a node limit then is the only limit, so the
+    answer is the same on any machine, however slow.
+    """
+    def decorate(func: Callable[..., Any]) -> Callable[..., Any]:
+        @functools.wraps(func)
+        def wrapper(*args: Any, time_limit: float | None, nodes: int | None, **kwargs: Any) -> Any:
+            return func(*args, limit=limit_from(time_limit, nodes, default=default), **kwargs)
+
+        wrapper = click.option("--nodes", type=WholeNumber(1), default=None, metavar="N", help=nodes_help)(wrapper)
+        return click.option("--time-limit", type=SecondsType(), default=None,
+                            help=f"{time_help}  [default: {default:g}]")(wrapper)
+
+    return decorate
+
+
+def limit_from(time_limit: float | None, nodes: int | None, *, default: float) -> Limit:
+    """The limit the flags ask for: the seconds given (else ``default``, unless a node limit is given alone) and
+    the nodes given."""
+    if time_limit is None and nodes is None:
+        time_limit = default
+    return Limit(time=time_limit, nodes=nodes)
+
+
+# -- pictures ---------------------------------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class Pictures:
+    """The picture files a command was asked to draw: ``--svg FILE`` (SVG) and ``--png FILE`` (PNG)."""
+
+    svg: str | None = None
+    png: str | None = None
+
+    def __bool__(self) -> bool:
+        return bool(self.svg or self.png)
+
+    def check(self) -> None:
+        """Refuse a bad picture path before any work, so the user does not wait for the error.
+
+        ``--svg`` writes SVG, so its file name ends in ``.svg``; ``--png``'s in ``.png``. The folder must exist.
+        """
+        if not self:
+            return
+        from planner.common.svg import check_picture_path  # only a command that draws pays for the drawing code
+
+        for flag, path in self._files():
+            if not path.lower().endswith(f".{flag}"):
+                other = "png" if flag == "svg" else "svg"
+                fail(UnsupportedError(f"--{flag} writes {flag.upper()}: name a .{flag} file, not {path!r}"
+                                      + (f" (or use --{other} {path})" if path.lower().endswith(f".{other}") else "")))
+            try:
+                check_picture_path(path)
+            except PlannerError as error:
+                fail(error)
+
+    def draw(self, picture: Callable[[], str]) -> None:
+        """Draw the SVG text ``picture()`` to each file asked for (each whole or not at all), saying so on stderr."""
+        if not self:
+            return
+        from planner.common.svg import write_picture
+
+        try:
+            text = picture()
+            for _, path in self._files():
+                write_picture(text, path)
+                err().print(Text(f"drew {path}"))
+        except PlannerError as error:
+            fail(error)
+
+    def _files(self) -> list[tuple[str, str]]:
+        return [(flag, path) for flag, path in (("svg", self.svg), ("png", self.png)) if path]
+
+
+def picture_options(what: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """``--svg FILE`` and ``--png FILE`` (drawing ``what``), checked before the command runs and given to it as one
+    ``pictures`` (:class:`Pictures`)."""
+    def decorate(func: Callable[..., Any]) -> Callable[..., Any]:
+        @functools.wraps(func)
+        def wrapper(*args: Any, svg: str | None, png: str | None, **kwargs: Any) -> Any:
+            pictures = Pictures(svg, png)
+            pictures.check()
+            return func(*args, pictures=pictures, **kwargs)
+
+        wrapper = click.option("--png", metavar="FILE", help=f"Draw {what} to this PNG file (.png).")(wrapper)
+        return click.option("--svg", metavar="FILE", help=f"Draw {what} to this SVG file (.svg).")(wrapper)
+
+    return decorate
+
+
+# -- answers ----------------------------------------------------------------------------------------------------
+def answer(document: Any, *views: RenderableType | None, as_json: bool, notes: Iterable[RenderableType] = (),
+           position_line: RenderableType | None = None, indent: int | None = 2, pictures: Pictures | None = None,
+           picture: Callable[[], str] | None = None, stopped: bool = False, stopped_note: str | None = None,
+           code: int = 0, last: bool = True) -> None:
+    """Print a command's answer and, when it is the ``last``, end the command with its exit code.
+
+    With ``as_json`` only ``document`` reaches standard output (``indent`` None: one line). Otherwise ``notes``
+    (warnings) go to standard error, then the ``views`` (None ones skipped) and the ``position_line`` (never
+    folded, to copy) to standard output. The ``pictures`` are drawn from ``picture()`` after the answer. The exit
+    code is 130 when ``stopped`` (``stopped_note`` on stderr says what is unproven), else ``code``.
+    """
+    with writing():
+        if as_json:
+            click.echo(json.dumps(document, indent=indent, ensure_ascii=False))
+        else:
+            for note in notes:
+                err().print(note)
+            console = out()
+            for view in views:
+                if view is not None:
+                    console.print(view)
+            if position_line is not None:
+                console.print(position_line, soft_wrap=True)
+    if pictures and picture is not None:
+        pictures.draw(picture)
+    if last:
+        finish(code=code, stopped=stopped, note=stopped_note)
+
+
+def finish(*, code: int = 0, stopped: bool = False, note: str | None = None) -> None:
+    """End the command: 130 when ``stopped`` (after ``note`` on standard error), else ``code`` (0: return)."""
+    if stopped:
+        err().print(Text(note or "stopped (Ctrl-C): the answer above is the best found so far, not proven",
+                         style="yellow"))
+        sys.exit(EXIT_STOPPED)
+    if code:
+        sys.exit(code)
+
+
+@contextmanager
+def writing() -> Iterator[None]:
+    """Print to standard output in the block: if it refuses (a full disk, a closed pipe), end the command with a
+    message saying so and exit 2, not a traceback (:func:`answer` prints this way; so does the trainer's loop)."""
+    try:
+        yield
+        sys.stdout.flush()
+    except OSError as error:
+        _unwritable(error)
+
+
+def _unwritable(error: OSError) -> NoReturn:
+    """Standard output refused the answer (a full disk, a closed pipe): say so and exit 2, without a traceback at
+    exit from Python flushing the rest of the answer to the same place."""
+    try:
+        descriptor = sys.stdout.fileno()
+    except (AttributeError, OSError, ValueError):  # not a real file (a test runner's buffer)
+        descriptor = None
+    if descriptor is not None:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, descriptor)
+        os.close(devnull)
+    reason = "the reader closed the pipe" if error.errno == errno.EPIPE else error.strerror or str(error)
+    raise InputCliError(f"cannot write the answer to standard output: {reason}")
 
 
 class PositionCommand(click.Command):

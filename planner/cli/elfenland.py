@@ -1,21 +1,64 @@
 """``elfenland``, the :data:`cli` group: each command lives in a module of its own, and what they share (exit
-codes, consoles, Ctrl-C, option types) in :mod:`planner.cli.conventions`."""
+codes, consoles, Ctrl-C, option types, the one way an answer is printed) in :mod:`planner.cli.conventions`.
+
+A command's module is imported when the command runs (or its help is shown), not when the group loads, so that
+``elfenland route`` does not pay for the advisor's, the trainer's or the table page's modules.
+"""
 
 from __future__ import annotations
+
+import importlib
+from collections.abc import Iterator, MutableMapping
 
 import click
 
 from planner import __version__
-from planner.cli import advise, board, check, route, serve, teach
 from planner.cli.conventions import CONTEXT
 
 __all__ = ["cli"]
 
+COMMANDS = {
+    "route": "route:route", "check": "check:check", "place": "advise:place", "draw": "advise:draw",
+    "obstacle": "advise:obstacle", "explain": "teach:explain", "puzzle": "teach:puzzle", "board": "board:board",
+    "show": "board:show", "serve": "serve:serve",
+}
+"""Each command and where it lives: ``module:name`` in :mod:`planner.cli`."""
 
-@click.group(context_settings=CONTEXT)
+
+class LazyCommands(MutableMapping[str, click.Command]):
+    """A group's commands by name, each imported from its module on first use (a plain dict to click)."""
+
+    def __init__(self, where: dict[str, str]) -> None:
+        self._where = dict(where)
+        self._loaded: dict[str, click.Command] = {}
+
+    def __getitem__(self, name: str) -> click.Command:
+        if name not in self._loaded:
+            module, attribute = self._where[name].split(":")
+            self._loaded[name] = getattr(importlib.import_module(f"planner.cli.{module}"), attribute)
+        return self._loaded[name]
+
+    def __setitem__(self, name: str, command: click.Command) -> None:
+        self._loaded[name] = command
+        self._where.setdefault(name, "")
+
+    def __delitem__(self, name: str) -> None:
+        del self._where[name]
+        self._loaded.pop(name, None)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._where)
+
+    def __len__(self) -> int:
+        return len(self._where)
+
+
+@click.group(context_settings=CONTEXT, commands=LazyCommands(COMMANDS))
 @click.version_option(__version__, "-V", "--version", prog_name="elfenland")
 def cli() -> None:
     """Elfenland planner: the card-optimal route that collects the most new towns, proven optimal.
+
+    Kramer's Expeditions has a command of its own: expedition --help.
 
     \b
     Examples:
@@ -24,9 +67,5 @@ def cli() -> None:
       elfenland check scenarios/01-first-steps.toml --route "lap/P vir/E"
       elfenland board dag
       elfenland serve --save table.toml
+      expedition move scenarios/expedition/01-spec-example.toml
     """
-
-
-for command in (route.route, check.check, advise.place, advise.draw, advise.obstacle, teach.explain, teach.puzzle,
-                board.board, board.show, serve.serve):
-    cli.add_command(command)

@@ -2,17 +2,21 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
 
 import click
 
-from planner.cli.conventions import SecondsType
+from planner.cli.conventions import WholeNumber, limit_options, seed_option
 from planner.elfenland.inputs import Overrides
 from planner.elfenland.rules import FIRST_ROUND, LAST_ROUND, RULE_OPTIONS
-from planner.elfenland.solvers import DEFAULT_LIMIT, MAX_SEED, SOLVERS, Limit
+from planner.elfenland.solvers import DEFAULT_LIMIT, SOLVERS
 
-__all__ = ["overrides_from", "limit_from", "position_options", "solver_options"]
+if TYPE_CHECKING:
+    from planner.elfenland.plan import Plan
+    from planner.elfenland.position import Position
+
+__all__ = ["overrides_from", "picture_of", "position_options", "solve_limit_options", "solver_options"]
 
 _RULE_FLAGS = {name: f"--{name.replace('_', '-')}" for name in RULE_OPTIONS}
 
@@ -28,7 +32,7 @@ def position_options(func: Callable[..., Any]) -> Callable[..., Any]:
                           '"ROAD -" removes one.'),
         click.option("--visited", metavar="TOWNS", help="Towns already collected: riv,tic (- for none)."),
         click.option("--home", metavar="TOWN", help="Home-town card (- for none)."),
-        click.option("--round", "round_", type=click.IntRange(FIRST_ROUND, LAST_ROUND),
+        click.option("--round", "round_", type=WholeNumber(FIRST_ROUND, LAST_ROUND),
                      help=f"Round {FIRST_ROUND}..{LAST_ROUND}; the last applies the home penalty."),
         click.option("--supply", metavar="COUNTERS", help="My unplaced counters: DP, \"dragon pig\" (- for none)."),
         click.option("--display", metavar="COUNTERS", help="The face-up counters to draw from: PUTTD."),
@@ -54,21 +58,31 @@ def overrides_from(kwargs: dict[str, Any]) -> Overrides:
                      display=kwargs.pop("display"))
 
 
+def solve_limit_options(per: str = "") -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """--time-limit and --nodes of a command that solves (``per``: " per solve" when it solves several)."""
+    assert DEFAULT_LIMIT.time is not None
+    return limit_options(default=DEFAULT_LIMIT.time,
+                         time_help=f"Seconds{per} before an unproven answer is used (Ctrl-C answers at once).",
+                         nodes_help=f"Stop after this many search nodes{per} (CP-SAT: conflicts per solve), with no "
+                                    "time limit unless --time-limit is given too: the same answer on any machine.")
+
+
 def solver_options(func: Callable[..., Any]) -> Callable[..., Any]:
-    """--solver, --time-limit, --nodes, --seed."""
-    func = click.option("--seed", type=click.IntRange(0, MAX_SEED), default=0, show_default=True,
-                        help="CP-SAT random seed (auto on 18+ cards also runs seed+1, with wider cuts, "
-                             "on a second core).")(func)
-    func = click.option("--nodes", type=click.IntRange(1), default=None,
-                        help="Stop after this many search nodes (CP-SAT: conflicts per solve): the same answer "
-                             "on any machine.")(func)
-    func = click.option("--time-limit", type=SecondsType(), default=DEFAULT_LIMIT.time, show_default=True,
-                        help="Seconds before an unproven answer is returned (Ctrl-C returns one at once).")(func)
+    """--solver, --time-limit, --nodes (given as ``limit``), --seed."""
+    func = seed_option(help="CP-SAT random seed (auto on 18+ cards also runs seed+1, with wider cuts, on a second "
+                            "core).")(func)
+    func = solve_limit_options()(func)
     return click.option("--solver", type=click.Choice(SOLVERS), default="auto", show_default=True,
                         help="search (pure Python), cpsat (OR-Tools) or auto (search, then CP-SAT if slow; "
                              "CP-SAT on every core for hands of 18+ cards).")(func)
 
 
-def limit_from(time_limit: float, nodes: int | None) -> Limit:
-    """The solve limit the flags ask for."""
-    return Limit(time=time_limit, nodes=nodes)
+def picture_of(position: Position, plans: Sequence[Plan] = ()) -> Callable[[], str]:
+    """The map of ``position`` with ``plans`` drawn on it, as SVG text when called (for :func:`answer`'s
+    pictures: the drawing code loads only when a picture is asked for)."""
+    def draw() -> str:
+        from planner.elfenland.svg import render_svg
+
+        return render_svg(position, tuple(plans))
+
+    return draw

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import json
-import sys
 import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -15,15 +13,19 @@ from rich.text import Text
 from planner.cli.conventions import (
     CONTEXT,
     EXIT_STOPPED,
+    Pictures,
     PositionCommand,
+    WholeNumber,
+    answer,
     err,
     exit_code,
     fail,
+    finish,
     json_option,
-    out,
+    picture_options,
     stop_on_ctrl_c,
 )
-from planner.cli.positions import limit_from, overrides_from, position_options, solver_options
+from planner.cli.positions import overrides_from, picture_of, position_options, solver_options
 from planner.common.limits import Limit, Status, StopLike
 from planner.common.threads import cores
 from planner.elfenland import render, report
@@ -35,7 +37,7 @@ from planner.errors import NotationError, PlannerError
 if TYPE_CHECKING:
     from planner.elfenland.advice.keeping import KeepAdvice
 
-__all__ = ["check_pictures", "draw", "route"]
+__all__ = ["route"]
 
 #: Plans solved for the keep advice: the routes as good as the best are its choices of end town.
 KEEP_CHOICES = 6
@@ -77,18 +79,17 @@ def _outcomes(jobs: list[_Job], workers: int, stop: threading.Event) -> Iterator
 @click.argument("sources", nargs=-1, metavar="[POSITION_FILE|FOLDER|NOTATION|-]...")
 @position_options
 @solver_options
-@click.option("-k", "--alternatives", type=click.IntRange(1, 50), default=1, show_default=True,
-              help="Also show runners-up with other towns or another end town.")
-@click.option("-j", "--jobs", type=click.IntRange(1), default=None,
+@click.option("-k", "--alternatives", type=WholeNumber(1, 50), default=1, show_default=True, metavar="K",
+              help="How many plans to show: the best, then up to K-1 runners-up (numbered 2..K), each with other "
+                   "towns or another end town.")
+@click.option("-j", "--jobs", type=WholeNumber(1), default=None,
               help="Positions solved at once, each in a process of its own [every core].")
-@json_option
-@click.option("--svg", type=click.Path(dir_okay=False), help="Also draw the position and route to this SVG file.")
-@click.option("--png", type=click.Path(dir_okay=False), help="Also draw the position and route to this PNG file.")
+@json_option(help="JSON output on standard output (one object per line with several positions).")
+@picture_options("the position and its route")
 @click.option("--keep", is_flag=True, help="Also advise the end town and the cards to keep for the next round "
               "(sampled next rounds; a few tenths of a second).")
-def route(sources: tuple[str, ...], solver: str, time_limit: float, nodes: int | None, seed: int,
-          alternatives: int, jobs: int | None, as_json: bool, svg: str | None, png: str | None, keep: bool,
-          **kwargs: Any) -> None:
+def route(sources: tuple[str, ...], solver: str, limit: Limit, seed: int, alternatives: int, jobs: int | None,
+          as_json: bool, pictures: Pictures, keep: bool, **kwargs: Any) -> None:
     """Find the best route: most new towns, then fewest cards.
 
     The position comes from files (a folder means its *.toml files; - reads stdin), from a whole position in
@@ -108,52 +109,48 @@ def route(sources: tuple[str, ...], solver: str, time_limit: float, nodes: int |
         paths: list[str | None] = [*expand_sources(sources)] or [None]
     except PlannerError as error:
         fail(error)
-    if (svg or png) and len(paths) > 1:
+    if pictures and len(paths) > 1:
         fail(NotationError("--svg/--png draw one position; give a single position file"))
-    check_pictures(svg, png)
-    limit = limit_from(time_limit, nodes)
     todo = [_Job(source, overrides, solver, alternatives, limit, seed) for source in paths]
-    console, diagnostics = out(), err()
-    several = len(paths) > 1
-    worst = 0
+    several, worst = len(paths) > 1, 0
     with stop_on_ctrl_c() as stop:
         for index, (source, outcome) in enumerate(zip(paths, _outcomes(todo, jobs or cores(), stop), strict=True)):
             if isinstance(outcome, PlannerError):
-                if as_json:
-                    click.echo(json.dumps(report.error_dict(outcome, source=source), ensure_ascii=False))
-                if not several:
-                    fail(outcome)
-                diagnostics.print(Text(f"{source}: {outcome}", style="red"))
-                worst = max(worst, exit_code(outcome))
-                continue
-            position, solution = outcome
-            keeping = _keep(position, solution, solver, limit, seed) if keep else None
-            if as_json:
-                document = report.solution_dict(position, solution, source=source)
-                if keep:
-                    document["keep"] = None if keeping is None else report.keep_dict(position, keeping)
-                click.echo(json.dumps(document, ensure_ascii=False, indent=None if several else 2))
+                worst = max(worst, _failed(outcome, source, as_json=as_json, several=several))
             else:
-                if index:
-                    console.print()
-                warnings = position.warnings()
-                if warnings:
-                    diagnostics.print(render.notes_view(warnings))
-                console.print(render.solution_view(position, solution, source=source if several else None))
-                if keeping is not None:
-                    console.print(render.keep_line(position, keeping))
-                console.print(render.position_line(position), soft_wrap=True)
-            if svg or png:
-                draw(position, solution.plans, svg, png)
-            if solution.status is Status.STOPPED:
-                worst = EXIT_STOPPED
+                position, solution = outcome
+                keeping = _keep(position, solution, solver, limit, seed) if keep else None
+                _answer(position, solution, keeping, source, index=index, several=several, as_json=as_json,
+                        keep=keep, pictures=pictures)
+                worst = EXIT_STOPPED if solution.status is Status.STOPPED else worst
             if stop.is_set():
                 break
-    if stop.is_set():
-        diagnostics.print(Text("stopped (Ctrl-C): the answers above are the best found so far", style="yellow"))
-        sys.exit(EXIT_STOPPED)
-    if worst:
-        sys.exit(worst)
+    finish(code=worst, stopped=stop.is_set(), note="stopped (Ctrl-C): the answers above are the best found so far")
+
+
+def _failed(error: PlannerError, source: str | None, *, as_json: bool, several: bool) -> int:
+    """Report a position that could not be solved; alone it ends the command, in a batch the others go on."""
+    if as_json:
+        answer(report.error_dict(error, source=source), as_json=True, indent=None if several else 2, last=False)
+    if not several:
+        fail(error)
+    err().print(Text(f"{source}: {error}", style="red"))
+    return exit_code(error)
+
+
+def _answer(position: Position, solution: Solution, keeping: KeepAdvice | None, source: str | None, *, index: int,
+            several: bool, as_json: bool, keep: bool, pictures: Pictures) -> None:
+    """One position's answer (a batch's answers one after another, a blank line apart)."""
+    document = report.solution_dict(position, solution, source=source) if as_json else None
+    if document is not None and keep:
+        document["keep"] = None if keeping is None else report.keep_dict(position, keeping)
+    warnings = position.warnings()
+    answer(document, Text("") if index else None,
+           render.solution_view(position, solution, source=source if several else None),
+           None if keeping is None else render.keep_line(position, keeping), as_json=as_json,
+           notes=[render.notes_view(warnings)] if warnings else [], position_line=render.position_line(position),
+           indent=None if several else 2, pictures=pictures, picture=picture_of(position, solution.plans),
+           last=False)
 
 
 def _keep(position: Position, solution: Solution, solver: str, limit: Limit, seed: int) -> KeepAdvice | None:
@@ -163,31 +160,3 @@ def _keep(position: Position, solution: Solution, solver: str, limit: Limit, see
     plans = solution.plans if len(solution.plans) >= KEEP_CHOICES else solve(
         position, solver=solver, alternatives=KEEP_CHOICES, limit=limit, seed=seed).plans
     return advise_keep(position, plans, seed=seed)
-
-
-def check_pictures(*paths: str | None) -> None:
-    """Refuse a bad picture path before any solving, so the user does not wait for an error."""
-    if not any(paths):
-        return
-    from planner.common.svg import check_picture_path
-
-    try:
-        for path in paths:
-            if path:
-                check_picture_path(path)
-    except PlannerError as error:
-        fail(error)
-
-
-def draw(position: Position, plans: Any, svg: str | None, png: str | None) -> None:
-    from planner.common.svg import write_picture
-    from planner.elfenland.svg import render_svg  # only drawing pays for it
-
-    try:
-        picture = render_svg(position, plans)
-        for path in (svg, png):
-            if path:
-                write_picture(picture, path)
-                err().print(Text(f"drew {path}"))
-    except PlannerError as error:
-        fail(error)

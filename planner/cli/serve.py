@@ -12,13 +12,23 @@ from typing import Any
 import click
 from rich.text import Text
 
-from planner.cli.conventions import CONTEXT, PositionCommand, SecondsType, err, fail, handle_errors, out
+from planner.cli.conventions import (
+    CONTEXT,
+    PositionCommand,
+    WholeNumber,
+    err,
+    fail,
+    handle_errors,
+    limit_options,
+    out,
+)
 from planner.cli.positions import overrides_from, position_options
+from planner.common.limits import Limit
 from planner.elfenland.solvers import SOLVERS
 from planner.errors import UnsupportedError
 from planner.table import PAGE_SAMPLES, PHASES
 
-__all__ = ["serve"]
+__all__ = ["serve", "this_machine_only", "where_to_open"]
 
 TABLE_INSTALL_HINT = "pip install 'elfenland-planner[table]'"
 DEFAULT_PORT = 8750
@@ -29,22 +39,22 @@ DEFAULT_PORT = 8750
 @position_options
 @click.option("--host", default="0.0.0.0", show_default=True,
               help="Address to listen on: 0.0.0.0 for the phones on the local network, 127.0.0.1 for this machine.")
-@click.option("--port", type=click.IntRange(0, 65535), default=DEFAULT_PORT, show_default=True,
+@click.option("--port", type=WholeNumber(0, 65535), default=DEFAULT_PORT, show_default=True,
               help="Port (0: any free port).")
 @click.option("--no-token", is_flag=True, help="Open the table to anyone who can reach the port (no token in the "
                                                "URL).")
 @click.option("--save", type=click.Path(dir_okay=False, path_type=Path),
               help="Save the table to this position file after every change; an existing one is resumed.")
 @click.option("--solver", type=click.Choice(SOLVERS), default="auto", show_default=True, help="Solver.")
-@click.option("--time-limit", type=SecondsType(), default=20.0, show_default=True,
-              help="Seconds per position before its best route so far is shown, unproven.")
+@limit_options(default=20.0, time_help="Seconds per position before its best route so far is shown, unproven.",
+               nodes_help="Search nodes per solve instead (no time limit unless --time-limit is given too).")
 @click.option("--phase", type=click.Choice(PHASES), default="travel", show_default=True,
               help="The phase of the round the page starts in (a tap on the page switches it).")
-@click.option("--samples", type=click.IntRange(10, 5000), default=PAGE_SAMPLES, show_default=True,
+@click.option("--samples", type=WholeNumber(10, 5000), default=PAGE_SAMPLES, show_default=True,
               help="Sampled hands per opponent for the obstacle advice (elfenland obstacle samples 200).")
 @handle_errors
-def serve(source: str | None, host: str, port: int, no_token: bool, save: Path | None, solver: str,
-          time_limit: float, phase: str, samples: int, **kwargs: Any) -> None:
+def serve(source: str | None, host: str, port: int, no_token: bool, save: Path | None, solver: str, limit: Limit,
+          phase: str, samples: int, **kwargs: Any) -> None:
     """Serve the table page: the board on every phone at the table, the advice redrawn after every tap.
 
     The page switches between the phases of a round: draw (the counter to take), plan (the placement to make
@@ -68,17 +78,36 @@ def serve(source: str | None, host: str, port: int, no_token: bool, save: Path |
     except ImportError as error:
         fail(UnsupportedError(f"the table page needs the optional web packages ({error.name} is missing): "
                               f"{TABLE_INSTALL_HINT}"))
-    from planner.common.limits import Limit
-
     state, notes = open_table(source, overrides_from(kwargs), save=save, phase=phase)
     for note in notes:
         err().print(Text(note))
-    with Session(state, solver=solver, limit=Limit(time=time_limit), samples=samples) as session:
+    with Session(state, solver=solver, limit=limit, samples=samples) as session:
         server = TableServer(session, host=host, port=port, token=None if no_token else new_token())
         url = server.url()
-        console = out()
-        console.print(Text(f"The table is at {url}\nOpen it on a phone on the same network (scan the code), "
-                           "or on this machine. Ctrl-C stops it."))
-        segno.make(url, error="m").terminal(compact=True)
+        out().print(Text(where_to_open(url, host)))
+        if not this_machine_only(host):
+            segno.make(url, error="m").terminal(compact=True)
         server.run()
     err().print(Text("table stopped" + (f"; it is saved in {save}" if save else "")))
+
+
+def where_to_open(url: str, host: str) -> str:
+    """The lines telling where the table page opens: on the phones (by the QR code), or, served on a loopback
+    address no phone can reach, only on this machine, with the flag that would let the phones in."""
+    if this_machine_only(host):
+        return (f"The table is at {url}\nOnly this machine can open it: a phone cannot reach {host}. To open it on "
+                "the phones at the table, serve with --host 0.0.0.0. Ctrl-C stops it.")
+    return (f"The table is at {url}\nOpen it on a phone on the same network (scan the code), or on this machine. "
+            "Ctrl-C stops it.")
+
+
+def this_machine_only(host: str) -> bool:
+    """Whether ``host`` is a loopback address (127.0.0.1, ::1, localhost), which no other device can reach."""
+    import ipaddress
+
+    if host.strip().lower() in ("localhost", "localhost."):
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-import json
+import io
+import os
 import sys
 import time
 from collections.abc import Callable, Iterator
@@ -18,23 +19,26 @@ from planner.cli.conventions import (
     CONTEXT,
     EXIT_INPUT,
     EXIT_STOPPED,
+    Pictures,
     PositionCommand,
-    SecondsType,
+    WholeNumber,
+    answer,
     err,
     fail,
     handle_errors,
     json_option,
     out,
+    picture_options,
+    seed_option,
     stop_on_ctrl_c,
+    writing,
 )
-from planner.cli.positions import limit_from, overrides_from, position_options
-from planner.cli.route import check_pictures, draw
-from planner.common.limits import Status
+from planner.cli.positions import overrides_from, picture_of, position_options, solve_limit_options
+from planner.common.limits import Limit, Status
 from planner.elfenland.inputs import read_position
 from planner.elfenland.plan import parse_route
-from planner.elfenland.solvers import DEFAULT_LIMIT, MAX_SEED
 from planner.elfenland.teach.themes import THEMES
-from planner.errors import PlannerError
+from planner.errors import PlannerError, UnsupportedError
 
 if TYPE_CHECKING:  # the teaching library loads when a teaching command runs, not for every command
     from planner.elfenland.teach.puzzles import Puzzle
@@ -71,26 +75,18 @@ def _progress(enabled: bool) -> Iterator[Callable[[str], None]]:
             status.stop()
 
 
-_time_limit = click.option("--time-limit", type=SecondsType(), default=DEFAULT_LIMIT.time, show_default=True,
-                           help="Seconds per solve before an unproven answer is used.")
-_nodes = click.option("--nodes", type=click.IntRange(1), default=None,
-                      help="Search nodes per solve (the same answer on any machine).")
-
-
 @click.command(cls=PositionCommand, context_settings=CONTEXT)
 @click.argument("source", required=False, metavar="[POSITION_FILE|NOTATION|-]")
 @position_options
 @click.option("--route", "route_text", metavar="STEPS",
               help='Your own route to compare with the best: TOWN/CARDS per step, e.g. "thr/E jac/D".')
 @click.option("--no-what-if", is_flag=True, help="Skip the what-if solves (one per extra card and counter).")
-@_time_limit
-@_nodes
+@solve_limit_options(" per solve")
 @json_option
-@click.option("--svg", type=click.Path(dir_okay=False), help="Also draw the position and the best route to this SVG.")
-@click.option("--png", type=click.Path(dir_okay=False), help="Also draw the position and the best route to this PNG.")
+@picture_options("the position and the best route")
 @handle_errors
-def explain(source: str | None, route_text: str | None, no_what_if: bool, time_limit: float, nodes: int | None,
-            as_json: bool, svg: str | None, png: str | None, **kwargs: Any) -> None:
+def explain(source: str | None, route_text: str | None, no_what_if: bool, limit: Limit, as_json: bool,
+            pictures: Pictures, **kwargs: Any) -> None:
     """Explain the best route: why each step is paid so, the fewest cards to every town, what one more card or
     counter would add, the last round's end towns, and your own route beside the best.
 
@@ -104,48 +100,39 @@ def explain(source: str | None, route_text: str | None, no_what_if: bool, time_l
     from planner.elfenland.teach import report as teach_report
     from planner.elfenland.teach.explanation import explain as explain_position
 
-    check_pictures(svg, png)
     position = read_position(source, overrides_from(kwargs))
     steps = parse_route(position, route_text) if route_text is not None else None
     with stop_on_ctrl_c() as stop, _progress(not as_json) as say:
-        found = explain_position(position, route=steps, with_what_if=not no_what_if,
-                                 limit=limit_from(time_limit, nodes), stop=stop, progress=say)
-    if as_json:
-        click.echo(json.dumps(teach_report.explanation_dict(found, source=source), indent=2, ensure_ascii=False))
-    else:
-        out().print(teach_render.explanation_view(found))
-    if svg or png:
-        draw(position, (found.solution.plan,), svg, png)
-    if found.solution.status is Status.STOPPED or stop.is_set():
-        err().print(Text("stopped (Ctrl-C): what is shown is the best found so far, not proven", style="yellow"))
-        sys.exit(EXIT_STOPPED)
-    if found.comparison is not None and found.comparison.error is not None:
-        sys.exit(EXIT_INPUT)
+        found = explain_position(position, route=steps, with_what_if=not no_what_if, limit=limit, stop=stop,
+                                 progress=say)
+    answer(teach_report.explanation_dict(found, source=source), teach_render.explanation_view(found),
+           as_json=as_json, pictures=pictures, picture=picture_of(position, (found.solution.plan,)),
+           stopped=found.solution.status is Status.STOPPED or stop.is_set(),
+           stopped_note="stopped (Ctrl-C): what is shown is the best found so far, not proven",
+           code=EXIT_INPUT if found.comparison is not None and found.comparison.error is not None else 0)
 
 
 @click.command(context_settings=CONTEXT)
-@click.option("--seed", type=click.IntRange(0, MAX_SEED), default=None,
-              help="The first puzzle's seed (the next ones count up) [random, printed].")
+@seed_option(help="The first puzzle's seed (the next ones count up) [random, printed].", default=None)
 @click.option("--theme", "themes", type=click.Choice(THEMES), multiple=True,
               help="What the puzzles teach; repeat to mix [any].")
-@click.option("--difficulty", "difficulties", type=click.IntRange(1, 5), multiple=True,
+@click.option("--difficulty", "difficulties", type=WholeNumber(1, 5), multiple=True,
               help="1 (a few steps) to 5 (long routes, near-misses, several lessons); repeat to mix [2].")
 @click.option("--route", "route_text", metavar="STEPS", help="Grade this answer to the puzzle and stop (no prompt).")
 @click.option("--export", "export_dir", type=click.Path(file_okay=False),
               help="Write the puzzles as scenario files (with [expect] and the lesson) to this folder.")
-@click.option("-n", "--count", "how_many", type=click.IntRange(1, 10_000), default=None,
+@click.option("-n", "--count", "how_many", type=WholeNumber(1, 10_000), default=None,
               help="Puzzles to export [20], to print with --json [1], or to play [no end].")
 @click.option("--stats", is_flag=True, help="Show the score file's streak and solved puzzles, and stop.")
 @click.option("--scores", "scores_file", type=click.Path(dir_okay=False),
               help="The score file [in the user's data directory; ELFENLAND_DATA_DIR moves it].")
 @click.option("--no-scores", is_flag=True, help="Neither read nor write the score file.")
-@click.option("--svg", type=click.Path(dir_okay=False), help="Draw each puzzle to this SVG file (a map to look at).")
-@click.option("--png", type=click.Path(dir_okay=False), help="Draw each puzzle to this PNG file.")
+@picture_options("each puzzle (a map to look at)")
 @json_option
 @handle_errors
 def puzzle(seed: int | None, themes: tuple[str, ...], difficulties: tuple[int, ...], route_text: str | None,
            export_dir: str | None, how_many: int | None, stats: bool, scores_file: str | None, no_scores: bool,
-           svg: str | None, png: str | None, as_json: bool) -> None:
+           pictures: Pictures, as_json: bool) -> None:
     """Train with seeded puzzles: type your route, get it graded, see the best route and why.
 
     \b
@@ -160,49 +147,43 @@ def puzzle(seed: int | None, themes: tuple[str, ...], difficulties: tuple[int, .
     from planner.elfenland.teach import report as teach_report
     from planner.elfenland.teach.trainer import Trainer
 
-    check_pictures(svg, png)
     chosen_seed = secrets.randbelow(100_000) if seed is None else seed
     trainer = Trainer(seed=chosen_seed, themes=themes, difficulties=difficulties, scores=scores_file,
                       record=not no_scores)
     if trainer.warning:
         err().print(Text(f"note: {trainer.warning}", style="yellow"))
     if stats:
-        if as_json:
-            click.echo(json.dumps(trainer.scores.as_dict(), indent=2))
-        else:
-            out().print(Text(f"{trainer.stats_line()}  ({trainer.path})"))
+        answer(trainer.scores.as_dict(), Text(f"{trainer.stats_line()}  ({trainer.path})"), as_json=as_json)
         return
     if export_dir is not None:
         _export(trainer, export_dir, how_many or 20, as_json)
         return
     if route_text is not None:
-        if svg or png:
-            draw(trainer.puzzle.position, (), svg, png)
+        pictures.draw(picture_of(trainer.puzzle.position))
         _grade_once(trainer, route_text, as_json)
         return
     if as_json:
         for i in range(how_many or 1):
-            document = teach_report.puzzle_dict(trainer.puzzle if i == 0 else trainer.next())
-            click.echo(json.dumps(document, indent=None if how_many else 2, ensure_ascii=False))
+            answer(teach_report.puzzle_dict(trainer.puzzle if i == 0 else trainer.next()), as_json=True,
+                   indent=None if how_many else 2, last=False)
         return
+    _check_stdin()
     if seed is None:
         err().print(Text(f"seed {chosen_seed} (replay these puzzles with --seed {chosen_seed})", style="dim"))
-    _play(trainer, how_many, lambda current: draw(current.position, (), svg, png) if svg or png else None)
+    _play(trainer, how_many, lambda current: pictures.draw(picture_of(current.position)))
 
 
 def _export(trainer: Trainer, folder: str, how_many: int, as_json: bool) -> None:
-    from planner.elfenland.teach.lesson import export_puzzles
+    from planner.elfenland.teach.lesson import check_export, export_puzzles
 
+    check_export(folder, trainer.names(how_many))  # before the puzzles are generated: that takes a while
     puzzles: list[Puzzle] = []
     with _progress(not as_json) as say:
         for i in range(how_many):
             say(f"puzzle {i + 1}/{how_many}")
             puzzles.append(trainer.puzzle if i == 0 else trainer.next())
     paths = export_puzzles(folder, puzzles)
-    if as_json:
-        click.echo(json.dumps([str(p) for p in paths], indent=2))
-    else:
-        err().print(Text(f"wrote {len(paths)} puzzles to {folder}"))
+    answer([str(p) for p in paths], as_json=as_json, notes=[Text(f"wrote {len(paths)} puzzles to {folder}")])
 
 
 def _grade_once(trainer: Trainer, route_text: str, as_json: bool) -> None:
@@ -215,17 +196,10 @@ def _grade_once(trainer: Trainer, route_text: str, as_json: bool) -> None:
     reply = trainer.hear(route_text) if route_text.strip() else trainer.hear("-")
     graded = reply.grade
     assert graded is not None
-    if as_json:
-        click.echo(json.dumps(teach_report.grade_dict(current, graded, trainer.scores if trainer.record else None),
-                              indent=2, ensure_ascii=False))
-    else:
-        console = out()
-        console.print(teach_render.puzzle_view(current))
-        console.print(Text.assemble("your route: ", route_text))
-        console.print(teach_render.grade_view(graded))
-        console.print(teach_render.answer_view(current, step_notes(current.best)))
-    if graded.verdict in (Verdict.UNREADABLE, Verdict.ILLEGAL):
-        sys.exit(EXIT_INPUT)
+    answer(teach_report.grade_dict(current, graded, trainer.scores if trainer.record else None),
+           teach_render.puzzle_view(current), Text.assemble("your route: ", route_text),
+           teach_render.grade_view(graded), teach_render.answer_view(current, step_notes(current.best)),
+           as_json=as_json, code=EXIT_INPUT if graded.verdict in (Verdict.UNREADABLE, Verdict.ILLEGAL) else 0)
 
 
 def _play(trainer: Trainer, how_many: int | None, show: Callable[[Puzzle], None]) -> None:
@@ -233,27 +207,49 @@ def _play(trainer: Trainer, how_many: int | None, show: Callable[[Puzzle], None]
     from planner.elfenland.teach import render as teach_render
     from planner.elfenland.teach.trainer import HELP
 
-    console = out()
-    console.print(Text(HELP, style="dim"))
-    played = 0
-    try:
-        while how_many is None or played < how_many:
-            current = trainer.puzzle
-            console.print(Rule())
-            console.print(teach_render.puzzle_view(current, played + 1))
-            show(current)
-            if not _ask(console, trainer, current):
-                break
-            played += 1
-            if how_many is None or played < how_many:
-                trainer.next()
-    except KeyboardInterrupt:
-        console.print()
+    with writing():
+        console = out()
+        console.print(Text(HELP, style="dim"))
+        played = 0
+        try:
+            while how_many is None or played < how_many:
+                current = trainer.puzzle
+                console.print(Rule())
+                console.print(teach_render.puzzle_view(current, played + 1))
+                show(current)
+                if not _ask(console, trainer, current):
+                    break
+                played += 1
+                if how_many is None or played < how_many:
+                    trainer.next()
+        except KeyboardInterrupt:
+            console.print()
+            console.print(Text(trainer.stats_line()))
+            sys.exit(EXIT_STOPPED)
+        except PlannerError as error:
+            fail(error)
         console.print(Text(trainer.stats_line()))
-        sys.exit(EXIT_STOPPED)
-    except PlannerError as error:
-        fail(error)
-    console.print(Text(trainer.stats_line()))
+
+
+_UNREADABLE = ("cannot read your routes from standard input: {reason}; type them at a terminal, pipe UTF-8 text "
+               "in, or grade one route with --route STEPS")
+
+
+def _reason(error: Exception) -> str:
+    return "it is not UTF-8 text" if isinstance(error, UnicodeError) else "it is closed" \
+        if isinstance(error, RuntimeError) else str(getattr(error, "strerror", None) or error)
+
+
+def _check_stdin() -> None:
+    """Refuse to start the trainer when standard input is closed: it reads the player's routes from there."""
+    if sys.stdin is None or sys.stdin.closed:
+        fail(UnsupportedError(_UNREADABLE.format(reason="it is closed")))
+    try:
+        os.fstat(sys.stdin.fileno())
+    except (AttributeError, io.UnsupportedOperation):  # not a real file (a test runner's input)
+        pass
+    except (OSError, ValueError):  # a descriptor closed under Python's feet
+        fail(UnsupportedError(_UNREADABLE.format(reason="it is closed")))
 
 
 def _ask(console: Console, trainer: Trainer, current: Puzzle) -> bool:
@@ -265,9 +261,12 @@ def _ask(console: Console, trainer: Trainer, current: Puzzle) -> bool:
     while True:
         try:
             line = console.input("your route> ")
+            line.encode("utf-8")  # a line of another encoding is read with surrogates, which UTF-8 refuses
         except EOFError:
             console.print()
             return False
+        except (UnicodeError, OSError, RuntimeError) as error:  # RuntimeError: input() lost sys.stdin
+            fail(UnsupportedError(_UNREADABLE.format(reason=_reason(error))))
         if not sys.stdin.isatty():
             console.print(Text(line))  # typed lines from a script: show them, so the transcript reads as a session
         reply = trainer.hear(line)

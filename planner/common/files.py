@@ -14,9 +14,9 @@ from pathlib import Path
 __all__ = ["write_atomically"]
 
 
-def write_atomically(path: Path, text: str) -> None:
-    """Write ``text`` (UTF-8) to ``path`` through a temporary file beside it, synced, then renamed over it; the
-    temporary file is removed when anything fails.
+def write_atomically(path: Path, text: str | bytes) -> None:
+    """Write ``text`` (UTF-8; bytes as they are) to ``path`` through a temporary file beside it, synced, then
+    renamed over it; the temporary file is removed when anything fails.
 
     An existing file keeps its permission bits (a 0644 file stays 0644), and a symbolic link stays a link: the
     file it points to is the one replaced. A new file is the user's alone (0600), as :func:`tempfile.mkstemp`
@@ -37,10 +37,10 @@ def write_atomically(path: Path, text: str) -> None:
         mode = stat.S_IMODE(found)
     handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
-        with os.fdopen(handle, "w", encoding="utf-8") as stream:
+        with os.fdopen(handle, "wb") as stream:
             if mode is not None:
                 os.fchmod(stream.fileno(), mode)
-            stream.write(text)
+            stream.write(text.encode("utf-8") if isinstance(text, str) else text)
             stream.flush()
             os.fsync(stream.fileno())
         os.replace(temporary, path)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import io
 import os
+import re
 import sys
 import tomllib
 from collections.abc import Mapping, Sequence
@@ -87,6 +88,23 @@ def path_exists(source: str) -> bool:
         return False
 
 
+MAX_DIGITS = 4000
+"""Digits past which a number in an input is too long to read (Python refuses 4300 and more, in its own words)."""
+
+
+def _too_long(text: str, source: str) -> str | None:
+    """What is wrong, in the input's words, when a number of the text is too long to read: its line and key."""
+    found = re.search(rf"[+-]?\d[\d_]{{{MAX_DIGITS},}}", text)
+    if found is None:
+        return None
+    line = text.count("\n", 0, found.start()) + 1
+    start = text.rfind("\n", 0, found.start()) + 1
+    key = text[start:found.start()].partition("=")[0].strip().strip("\"'") or "a value"
+    digits = sum(ch.isdigit() for ch in found.group())
+    return (f"{source}, line {line}: {key!r} is a number of {digits} digits; a position's numbers are small "
+            "(a round, a count of cards or points)")
+
+
 def _depth(value: Any, limit: int) -> int:
     """How deep ``value`` nests, counting no further than ``limit + 1`` (so it never recurses far)."""
     if limit < 0:
@@ -112,8 +130,9 @@ def load_toml(text: str, *, source: str) -> dict[str, Any]:
         raise IllegalPositionError([f"{source} is not valid TOML: {error}"]) from None
     except RecursionError:
         raise IllegalPositionError([f"{source} nests arrays or tables too deeply (over {depth} levels)"]) from None
-    except ValueError as error:  # e.g. an integer of thousands of digits
-        raise IllegalPositionError([f"{source} holds a value TOML cannot read: {error}"]) from None
+    except ValueError as error:  # an integer of thousands of digits: Python refuses to convert it
+        raise IllegalPositionError([_too_long(text, source) or f"{source} holds a value TOML cannot read: {error}"]
+                                   ) from None
     if _depth(data, MAX_NESTING) > MAX_NESTING:
         raise IllegalPositionError([f"{source} nests arrays or tables deeper than {MAX_NESTING} levels"])
     return data

@@ -13,6 +13,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from planner.common.files import write_atomically
 from planner.errors import PlannerError, UnsupportedError
 
 PNG_INSTALL_HINT = "pip install 'elfenland-planner[png]'"
@@ -305,7 +306,8 @@ def check_picture_path(path: str | Path) -> Path:
 
 
 def write_picture(svg_text: str, path: str | Path, *, scale: float = 1.0) -> Path:
-    """Write the picture to ``path``: ``.svg`` as is, ``.png`` through the optional cairosvg converter.
+    """Write the picture to ``path``: ``.svg`` as is, ``.png`` through the optional cairosvg converter; whole or
+    not at all (a full disk leaves no half picture behind).
 
     Raises:
         UnsupportedError: an unsupported extension, a missing directory, an unwritable file, or PNG output without
@@ -314,7 +316,7 @@ def write_picture(svg_text: str, path: str | Path, *, scale: float = 1.0) -> Pat
     path = check_picture_path(path)
     data = svg_text.encode("utf-8") if path.suffix.lower() == ".svg" else to_png(svg_text, scale)
     try:
-        path.write_bytes(data)
+        write_atomically(path, data)
     except OSError as exc:
         raise UnsupportedError(f"cannot write picture {str(path)!r}: {exc.strerror or exc}") from None
     return path

@@ -12,24 +12,24 @@ a change that breaks the rules is refused with the same structured problems the 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from planner.common.forms import Form
 from planner.common.problems import Problem, Problems
+from planner.elfenland.checking import route_check
 from planner.elfenland.notation import (
     parse_cards,
     parse_connection,
     parse_counter,
-    parse_route_tokens,
     parse_town,
     parse_transport,
 )
 from planner.elfenland.plan import Step, parse_route, verify
 from planner.elfenland.position import Hand, Position, Tile
-from planner.elfenland.rules import FIRST_ROUND, RULE_OPTIONS, Rules, Transport
-from planner.errors import IllegalPositionError, IllegalStepError, NotationError, PlannerError
-from planner.table.rounds import ROUND_OPS, _problem, apply_round_change, read_round_change
+from planner.elfenland.rules import FIRST_ROUND, RULE_OPTIONS, Rules
+from planner.errors import IllegalPositionError, NotationError, PlannerError
+from planner.table.change import Change, refusal
+from planner.table.rounds import ROUND_OPS, apply_round_change, read_round_change
 
 __all__ = ["HISTORY_OPS", "OPS", "VIEW_OPS", "Change", "apply_change", "read_change", "read_own_route", "rules_text"]
 
@@ -58,37 +58,6 @@ VIEW_OPS = frozenset({"alternatives", "phase", "yours"})
 MAX_ALTERNATIVES = 5
 
 
-@dataclass(frozen=True, slots=True)
-class Change:
-    """One change, checked and canonical: road ids, town codes, transports and typed rule values.
-
-    Only the fields of its ``op`` are set; the rest stay None.
-    """
-
-    op: str
-    road: str | None = None
-    counter: Transport | None = None
-    obstacle: bool = False
-    card: Transport | None = None
-    delta: int = 0
-    hand: Hand | None = None
-    town: str | None = None
-    visited: bool = True
-    round: int | None = None
-    rule: str | None = None
-    value: Any = None
-    text: str | None = None
-    count: int | None = None
-    pile: str | None = None
-    index: int | None = None
-    """The opponent an ``opponent`` change edits, or who places (``place``: 0 for me)."""
-    remove: bool = False
-    opponent: dict[str, Any] | None = None
-    """An ``opponent`` change's keys as sent, read later by the position file's reader."""
-    keep: bool = False
-    """Whether a ``new_round`` says which counter to keep (``counter``; None: none)."""
-
-
 def read_change(data: Any) -> Change:
     """The change a page sent, every problem of its shape at once.
 
@@ -98,12 +67,11 @@ def read_change(data: Any) -> Change:
     """
     problems = Problems()
     if not isinstance(data, Mapping):
-        raise IllegalPositionError([_problem("bad-change", "", data, "a change must be a JSON object like "
-                                             '{"op": "card", "card": "D", "delta": 1}')])
+        raise refusal("bad-change", "", data, 'a change must be a JSON object like {"op": "card", "card": "D", '
+                      '"delta": 1}')
     op = data.get("op")
     if not isinstance(op, str) or op not in OPS:
-        raise IllegalPositionError([_problem("bad-op", "op", op, f"unknown change op {op!r}; the ops are "
-                                             f"{', '.join(OPS)}")])
+        raise refusal("bad-op", "op", op, f"unknown change op {op!r}; the ops are {', '.join(OPS)}")
     form = Form(data, problems, keys=("op", *OPS[op]))
     fields: dict[str, Any] = {}
     if op in ROUND_OPS:
@@ -200,8 +168,8 @@ def apply_change(position: Position, change: Change) -> Position:
         counts = position.hand.as_dict()
         counts[change.card] += change.delta
         if counts[change.card] < 0:
-            raise IllegalPositionError([_problem("no-card", "hand", change.card.letter,
-                                                 f"the hand holds no {change.card.title} card to take away")])
+            raise refusal("no-card", "hand", change.card.letter,
+                          f"the hand holds no {change.card.title} card to take away")
         return position.replace(hand=Hand.from_counts(counts))
     if op == "hand":
         assert change.hand is not None
@@ -209,8 +177,8 @@ def apply_change(position: Position, change: Change) -> Position:
     if op == "visit":
         assert change.town is not None
         if change.town == position.at and not change.visited:
-            raise IllegalPositionError([_problem("boot-town", "visited", change.town, "the boot's town is always "
-                                                 "collected: move the boot first")])
+            raise refusal("boot-town", "visited", change.town, "the boot's town is always collected: move the "
+                          "boot first")
         visited = position.visited | {change.town} if change.visited else position.visited - {change.town}
         return position.replace(visited=visited)
     if op == "at":
@@ -234,7 +202,7 @@ def _from_notation(position: Position, text: str) -> Position:
     try:
         parsed = Position.from_str(text)
     except NotationError as error:
-        raise IllegalPositionError([_problem(error.kind, "notation", error.value or text, str(error))]) from None
+        raise refusal(error.kind, "notation", error.value or text, str(error)) from None
     return parsed.replace(title=position.title, notes=position.notes)
 
 
@@ -243,7 +211,7 @@ def _travel(position: Position, route: str) -> Position:
     try:
         outcome = verify(position, parse_route(position, route))
     except PlannerError as error:  # a malformed step, towns not neighbours, a step the hand cannot pay
-        raise IllegalPositionError([_problem("bad-route", "route", route, str(error))]) from None
+        raise refusal("bad-route", "route", route, str(error)) from None
     return position.replace(at=outcome.end, visited=position.visited | set(outcome.new_towns),
                             hand=outcome.cards_left)
 
@@ -256,15 +224,14 @@ def read_own_route(position: Position, text: str) -> tuple[Step, ...]:
         IllegalPositionError: the route does not parse (an unknown town names the nearest) or is not legal.
     """
     try:
-        steps = parse_route(position, text)
-        verify(position, steps)
+        check = route_check(position, text, solve_best=False)
     except NotationError as error:
-        raise IllegalPositionError([_problem(error.kind, "yours", error.value or text, str(error))]) from None
-    except IllegalStepError as error:
-        token = parse_route_tokens(text)[error.index].text
+        raise refusal(error.kind, "yours", error.value or text, str(error)) from None
+    if check.error is not None:
+        token = check.token
         raise IllegalPositionError([Problem("illegal-route", "yours", token,
-                                            f"step {error.index + 1} ({token}): {error.reason}")]) from None
-    return steps
+                                            f"step {check.error.index + 1} ({token}): {check.error.reason}")])
+    return check.steps
 
 
 def rules_text(rules: Rules) -> dict[str, str]:

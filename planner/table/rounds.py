@@ -11,20 +11,17 @@ file, and its problems name the same fields (``opponent[2].visited``).
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from planner.common.forms import Form
-from planner.common.problems import Problem, Problems
+from planner.common.problems import Problems
 from planner.elfenland.keep import keep_cards
 from planner.elfenland.notation import parse_cards, parse_connection, parse_counter, parse_transport
 from planner.elfenland.position import Hand, Opponent, Position, Tile
 from planner.elfenland.position_file import OPPONENT_KEYS, position_from_mapping, position_to_mapping
 from planner.elfenland.rules import KEEP_LIMIT, MAX_PLAYERS, MIN_PLAYERS, Transport
-from planner.errors import IllegalPositionError
 from planner.table import PHASES
-
-if TYPE_CHECKING:
-    from planner.table.changes import Change
+from planner.table.change import Change, refusal
 
 __all__ = ["DISPLAY_CHOICES", "PILES", "ROUND_OPS", "apply_round_change", "read_round_change"]
 
@@ -47,14 +44,6 @@ ROUND_OPS: dict[str, tuple[str, ...]] = {
     "new_round": ("keep", "cards", "display"),
 }
 """The round's operations and the keys each takes besides ``op``."""
-
-
-def _problem(kind: str, field: str, value: Any, message: str) -> Problem:
-    return Problem(kind, field, None if value is None else str(value)[:60], message)
-
-
-def _refuse(kind: str, field: str, value: Any, message: str) -> IllegalPositionError:
-    return IllegalPositionError([_problem(kind, field, value, message)])
 
 
 # -- reading ----------------------------------------------------------------------------------------------------
@@ -175,7 +164,7 @@ def apply_round_change(position: Position, change: Change) -> Position:
         counts = getattr(position, change.pile).as_dict()
         counts[change.counter] += change.delta
         if counts[change.counter] < 0:
-            raise _refuse("no-counter", change.pile, change.counter.letter, f"the {change.pile} holds no "
+            raise refusal("no-counter", change.pile, change.counter.letter, f"the {change.pile} holds no "
                           f"{change.counter.title} counter to take away")
         return position.replace(**{change.pile: Hand.from_counts(counts)})
     if op == "pile":
@@ -203,7 +192,7 @@ def _take(position: Position, change: Change) -> Position:
     display = position.display
     if change.text == "display":
         if not display[counter]:
-            raise _refuse("not-in-display", "display", counter.letter, f"the display shows no {counter.title} "
+            raise refusal("not-in-display", "display", counter.letter, f"the display shows no {counter.title} "
                           "counter: tap one that lies face up, or add the counter you drew blind to your supply")
         display = display.without(Hand.of([counter]))
     return position.replace(supply=position.supply + Hand.of([counter]), display=display)
@@ -215,18 +204,18 @@ def _place(position: Position, change: Change) -> Position:
     assert road is not None and index is not None
     tiles = position.tile_map()
     if index > len(position.opponents):
-        raise _refuse("no-opponent", "by", index, f"there is no opponent {index}: "
+        raise refusal("no-opponent", "by", index, f"there is no opponent {index}: "
                       f"{len(position.opponents)} are known")
     owner = position.opponents[index - 1] if index else None
     who = "you" if owner is None else owner.name
     if change.obstacle:
         tile = tiles.get(road)
         if tile is None or tile.transport is None or tile.obstacle:
-            raise _refuse("obstacle-road", "road", road, f"an obstacle goes on a road holding a counter and no "
+            raise refusal("obstacle-road", "road", road, f"an obstacle goes on a road holding a counter and no "
                           f"obstacle; {road} holds {'an obstacle already' if tile and tile.obstacle else 'none'}")
         held = position.obstacle if owner is None else owner.obstacle
         if not held:
-            raise _refuse("no-obstacle", "obstacle" if owner is None else f"opponent[{index}].obstacle", road,
+            raise refusal("no-obstacle", "obstacle" if owner is None else f"opponent[{index}].obstacle", road,
                           f"{who} placed {'your' if owner is None else 'their'} obstacle of the game already")
         tiles[road] = Tile(road, tile.transport, True)
         if owner is None:
@@ -236,13 +225,13 @@ def _place(position: Position, change: Change) -> Position:
     assert counter is not None
     if road in tiles:
         there = tiles[road].transport
-        raise _refuse("road-taken", "road", road, f"{road} holds a {there.title if there else 'counter'} counter "
+        raise refusal("road-taken", "road", road, f"{road} holds a {there.title if there else 'counter'} counter "
                       "already: a counter goes only on an empty road")
     tiles[road] = Tile(road, counter)
     board = position.replace(tiles=tuple(tiles.values()))
     if owner is None:
         if not position.supply[counter]:
-            raise _refuse("no-counter", "supply", counter.letter, f"your supply holds no {counter.title} counter: "
+            raise refusal("no-counter", "supply", counter.letter, f"your supply holds no {counter.title} counter: "
                           "add it to the supply first, or say whose counter it is")
         return board.replace(supply=position.supply.without(Hand.of([counter])))
     if owner.counters[counter]:  # a face-up counter of theirs, else one of their face-down ones
@@ -250,7 +239,7 @@ def _place(position: Position, change: Change) -> Position:
     elif owner.secret:
         changed = replace(owner, secret=owner.secret - 1)
     else:
-        raise _refuse("no-counter", f"opponent[{index}].counters", counter.letter, f"{owner.name} holds no "
+        raise refusal("no-counter", f"opponent[{index}].counters", counter.letter, f"{owner.name} holds no "
                       f"{counter.title} counter face up and no face-down one")
     return _with_opponent(board, index, changed)
 
@@ -267,10 +256,10 @@ def _edit_opponent(position: Position, change: Change) -> Position:
     tables: list[dict[str, Any]] = data.setdefault("opponent", [])
     index = change.index
     if index is not None and index > len(tables):
-        raise _refuse("no-opponent", "index", index, f"there is no opponent {index}: {len(tables)} are known")
+        raise refusal("no-opponent", "index", index, f"there is no opponent {index}: {len(tables)} are known")
     if change.remove:
         if index is None:
-            raise _refuse("missing-key", "index", None, "say which opponent to remove (index)")
+            raise refusal("missing-key", "index", None, "say which opponent to remove (index)")
         del tables[index - 1]
     elif index is None:
         tables.append(dict(change.opponent or {}))
@@ -291,22 +280,22 @@ def _new_round(position: Position, change: Change) -> Position:
     unless the change names them), the display stays or is turned up anew; an opponent holding more than one
     unplaced counter keeps one I cannot know, counted as face down. The boot, the towns and the rules stay."""
     if position.round >= position.rules.rounds:
-        raise _refuse("last-round", "round", position.round, f"round {position.round} is the last of a "
+        raise refusal("last-round", "round", position.round, f"round {position.round} is the last of a "
                       f"{position.rules.rounds}-round game")
     supply = position.supply
     if change.keep:
         if change.counter is not None and not supply[change.counter]:
-            raise _refuse("no-counter", "keep", change.counter.letter, f"your supply holds no "
+            raise refusal("no-counter", "keep", change.counter.letter, f"your supply holds no "
                           f"{change.counter.title} counter to keep")
         supply = Hand.of([change.counter]) if change.counter is not None else Hand()
     elif len(supply) > 1:
-        raise _refuse("choose-counter", "keep", str(supply), f"your supply holds {len(supply)} counters and a "
+        raise refusal("choose-counter", "keep", str(supply), f"your supply holds {len(supply)} counters and a "
                       'player keeps at most one: say which ("keep": "D") or none ("keep": "-")')
     cards = change.hand if change.hand is not None else keep_cards(position.hand)
     if not position.hand.contains(cards):
-        raise _refuse("no-card", "cards", str(cards), f"the hand {position.hand or '-'} does not hold {cards}")
+        raise refusal("no-card", "cards", str(cards), f"the hand {position.hand or '-'} does not hold {cards}")
     if len(cards) > KEEP_LIMIT:
-        raise _refuse("too-many-cards", "cards", str(cards), f"a player keeps at most {KEEP_LIMIT} cards, not "
+        raise refusal("too-many-cards", "cards", str(cards), f"a player keeps at most {KEEP_LIMIT} cards, not "
                       f"{len(cards)}")
     opponents = tuple(o if len(o.counters) + o.secret <= 1 else replace(o, counters=Hand(), secret=1)
                       for o in position.opponents)

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from planner.common.limits import Limit, StopLike
+from planner.elfenland.checking import RouteCheck, route_check
 from planner.elfenland.plan import Outcome, Plan, Step, verify
 from planner.elfenland.position import Position
 from planner.elfenland.solvers import DEFAULT_LIMIT, solve
@@ -54,11 +55,13 @@ class Comparison:
     """From just before that step: the best way on (a plan of the position as it then stood)."""
     proven: bool
     """Whether every solve behind the potentials was proven optimal."""
+    check: RouteCheck
+    """The route judged beside the best (:func:`~planner.elfenland.checking.route_check`): legal? optimal?"""
 
     @property
     def optimal(self) -> bool:
-        """Whether the route is as good as the best (points, then cards)."""
-        return self.yours is not None and self.yours.value >= self.best.value
+        """Whether the route is as good as the best (points, then cards): the judgement of :attr:`check`."""
+        return self.check.optimal
 
     @property
     def lost(self) -> tuple[int, int]:
@@ -89,13 +92,8 @@ def compare(position: Position, steps: tuple[Step, ...], best: Plan, *, limit: L
     Raises:
         SolverError: a solver failed (a bug).
     """
-    try:
-        yours: Plan | None = Plan.of(position, steps)
-        error = None
-        legal = steps
-    except IllegalStepError as illegal:
-        yours, error = None, illegal
-        legal = steps[:illegal.index]
+    check = route_check(position, steps, best=best)
+    legal = steps if check.error is None else steps[:check.error.index]
     potentials: list[tuple[int, int]] = []
     afters: list[Plan] = []
     proven = True
@@ -111,4 +109,5 @@ def compare(position: Position, steps: tuple[Step, ...], best: Plan, *, limit: L
         potentials.append((done_points + solved.score, -(done_cards + solved.cards_spent)))
     behind = next((k for k in range(1, len(potentials)) if potentials[k] < potentials[k - 1]), None)
     instead = afters[behind - 1] if behind is not None else None
-    return Comparison(best, yours, error, tuple(potentials), behind, instead, proven and best.proven)
+    return Comparison(best, check.yours, check.error, tuple(potentials), behind, instead, proven and best.proven,
+                      check)

@@ -11,12 +11,13 @@ import enum
 from dataclasses import dataclass
 
 from planner.common.limits import Limit
+from planner.elfenland.checking import route_check
 from planner.elfenland.plan import Plan, parse_route
 from planner.elfenland.solvers import DEFAULT_LIMIT
 from planner.elfenland.teach.compare import Comparison, compare
 from planner.elfenland.teach.puzzles import Answer, Puzzle
 from planner.elfenland.teach.words import count
-from planner.errors import IllegalStepError, PlannerError
+from planner.errors import PlannerError
 
 __all__ = ["Grade", "Verdict", "grade"]
 
@@ -79,13 +80,15 @@ def grade(puzzle: Puzzle, text: str, *, limit: Limit = DEFAULT_LIMIT) -> Grade:
         steps = parse_route(position, text)
     except PlannerError as error:
         return Grade(Verdict.UNREADABLE, f"cannot read that route: {error}", text, reason=str(error))
-    try:
-        plan = Plan.of(position, steps)
-    except IllegalStepError as error:
-        return Grade(Verdict.ILLEGAL, f"illegal at step {error.index + 1}: {error.reason}", text,
-                     step=error.index + 1, reason=error.reason)
     best = puzzle.best
-    if plan.value >= best.value:
+    judged = route_check(position, steps, best=best)
+    if judged.yours is None:
+        illegal = judged.error
+        assert illegal is not None
+        return Grade(Verdict.ILLEGAL, f"illegal at step {illegal.index + 1}: {illegal.reason}", text,
+                     step=illegal.index + 1, reason=illegal.reason)
+    plan = judged.yours
+    if judged.optimal:
         key = (frozenset(plan.new_towns), plan.end)
         answer = next((a for a in puzzle.answers if (a.towns, a.end) == key), None)
         return Grade(Verdict.OPTIMAL, f"optimal: {count(len(plan.new_towns), 'new town')} for "

@@ -13,7 +13,7 @@ from planner.elfenland.teach.steps import step_notes
 from planner.elfenland.teach.words import count, listing, town
 from planner.errors import UnsupportedError
 
-__all__ = ["LESSON_WORDS", "export_puzzles", "lesson_text", "puzzle_toml"]
+__all__ = ["LESSON_WORDS", "check_export", "export_puzzles", "lesson_text", "puzzle_toml"]
 
 #: What each lesson means, in one line.
 LESSON_WORDS = {
@@ -83,22 +83,38 @@ def puzzle_toml(puzzle: Puzzle) -> str:
 
 def export_puzzles(folder: str | Path, puzzles: Iterable[Puzzle]) -> list[Path]:
     """Write each puzzle to ``folder/<name>.toml`` (the folder is made if needed); files already there are never
-    overwritten.
+    overwritten, and a write that fails (a full disk) removes the files this call wrote.
 
     Raises:
-        UnsupportedError: a file is already there, or the folder cannot be written (nothing is written then).
+        UnsupportedError: a file is already there, or the folder cannot be written (nothing is left written then).
     """
-    target = Path(folder)
-    chosen = [(target / f"{p.name}.toml", p) for p in puzzles]
-    there = [str(path) for path, _ in chosen if path.exists()]
+    puzzles = list(puzzles)
+    chosen = list(zip(check_export(folder, [p.name for p in puzzles]), puzzles, strict=True))
+    written: list[Path] = []
+    try:
+        Path(folder).mkdir(parents=True, exist_ok=True)
+        for path, puzzle in chosen:
+            with open(path, "x", encoding="utf-8") as stream:
+                written.append(path)
+                stream.write(puzzle_toml(puzzle))
+    except OSError as error:
+        for path in written:
+            path.unlink(missing_ok=True)
+        where = written[-1] if written else Path(folder)
+        raise UnsupportedError(f"cannot write puzzles to {str(where)!r}: {error.strerror or error}; nothing "
+                               "was written") from None
+    return [path for path, _ in chosen]
+
+
+def check_export(folder: str | Path, names: Iterable[str]) -> list[Path]:
+    """The files ``folder/<name>.toml`` an export of puzzles so named writes, checked before any is generated.
+
+    Raises:
+        UnsupportedError: one is already there (it would never be overwritten).
+    """
+    paths = [Path(folder) / f"{name}.toml" for name in names]
+    there = [str(path) for path in paths if path.exists()]
     if there:
         raise UnsupportedError(f"{len(there)} puzzle file(s) already exist, e.g. {there[0]!r}; choose another "
                                "folder or another --seed")
-    try:
-        target.mkdir(parents=True, exist_ok=True)
-        for path, puzzle in chosen:
-            with open(path, "x", encoding="utf-8") as stream:
-                stream.write(puzzle_toml(puzzle))
-    except OSError as error:
-        raise UnsupportedError(f"cannot write puzzles to {str(target)!r}: {error.strerror or error}") from None
-    return [path for path, _ in chosen]
+    return paths

@@ -32,7 +32,7 @@ from planner.elfenland.teach.features import Lesson, needed_lessons
 from planner.elfenland.teach.themes import DIFFICULTIES, THEMES
 from planner.errors import NotationError, SolverError, UnsupportedError
 
-__all__ = ["DIFFICULTIES", "MAX_ANSWERS", "THEMES", "Answer", "Measures", "Puzzle", "generate"]
+__all__ = ["DIFFICULTIES", "MAX_ANSWERS", "THEMES", "Answer", "Measures", "Puzzle", "generate", "puzzle_name"]
 
 MAX_ANSWERS = 3
 """Most equally good answers a puzzle may have (all are stated)."""
@@ -141,7 +141,12 @@ class Puzzle:
     @property
     def name(self) -> str:
         """``caravan-2-17``: theme, difficulty, seed (what ``--theme``, ``--difficulty`` and ``--seed`` ask)."""
-        return f"{self.theme}-{self.difficulty}-{self.seed}"
+        return puzzle_name(self.seed, self.theme, self.difficulty)
+
+
+def puzzle_name(seed: int, theme: str, difficulty: int) -> str:
+    """The name of the puzzle of ``seed``, ``theme`` and ``difficulty``, known before it is generated."""
+    return f"{theme}-{difficulty}-{seed}"
 
 
 def generate(seed: int, *, theme: str = "any", difficulty: int = 2) -> Puzzle:

@@ -20,7 +20,7 @@ from pathlib import Path
 from planner.common.limits import Limit
 from planner.elfenland.solvers import DEFAULT_LIMIT
 from planner.elfenland.teach.grade import Grade, Verdict, grade
-from planner.elfenland.teach.puzzles import Puzzle, generate
+from planner.elfenland.teach.puzzles import Puzzle, generate, puzzle_name
 from planner.elfenland.teach.scores import FileState, Loaded, Scores, load_scores, save_scores, score_path
 from planner.elfenland.teach.words import count, listing
 
@@ -100,10 +100,18 @@ class Trainer:
             NotationError: an unknown theme or a bad difficulty.
         """
         if self._puzzle is None:
-            i = self.index
-            self._puzzle = generate(self.seed + i, theme=self.themes[i % len(self.themes)],
-                                    difficulty=self.difficulties[i % len(self.difficulties)])
+            seed, theme, difficulty = self._choice(self.index)
+            self._puzzle = generate(seed, theme=theme, difficulty=difficulty)
         return self._puzzle
+
+    def names(self, count: int) -> list[str]:
+        """The names of the current puzzle and the ``count - 1`` after it, without generating them."""
+        return [puzzle_name(*self._choice(i)) for i in range(self.index, self.index + count)]
+
+    def _choice(self, index: int) -> tuple[int, str, int]:
+        """The seed, theme and difficulty of puzzle ``index`` (0: the first)."""
+        return (self.seed + index, self.themes[index % len(self.themes)],
+                self.difficulties[index % len(self.difficulties)])
 
     def next(self) -> Puzzle:
         """Go on to the next puzzle."""
