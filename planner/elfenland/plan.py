@@ -164,15 +164,6 @@ def place(position: Position, placements: tuple[Tile, ...] | list[Tile]) -> Posi
     return position.replace(tiles=tuple(tiles.values()), supply=supply)
 
 
-def score(position: Position, steps: tuple[Step, ...] | list[Step]) -> int:
-    """The score of a route (new towns minus the home penalty).
-
-    Raises:
-        IllegalStepError: the route is not legal.
-    """
-    return verify(position, steps).score
-
-
 @dataclass(frozen=True, slots=True)
 class Plan:
     """A verified route and what it achieves."""

@@ -260,5 +260,3 @@ class Rules:
         """A copy with some options changed."""
         return replace(self, **options)
 
-
-DEFAULT_RULES = Rules()
