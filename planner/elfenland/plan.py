@@ -87,6 +87,8 @@ def verify(position: Position, steps: tuple[Step, ...] | list[Step]) -> Outcome:
         connection = board.connections.get(step.connection)
         if step.frm != here:
             raise fail(f"starts in {step.frm} but the boot is in {here}")
+        if step.to == here:
+            raise fail(already_there(board.towns[here].name))
         if connection is None or not connection.touches(here) or connection.other(here) != step.to:
             raise fail(f"{step.connection} does not join {here} and {step.to}")
         cards = step.cards
@@ -131,6 +133,11 @@ def verify(position: Position, steps: tuple[Step, ...] | list[Step]) -> Outcome:
             collected.add(here)
             new_towns.append(here)
     return Outcome(tuple(new_towns), here, len(position.hand) - len(hand), position.home_penalty(here), hand)
+
+
+def already_there(town: str) -> str:
+    """Why a step to the town the boot stands in is refused (by the verifier and the route parser alike)."""
+    return f"you are already in {town}: a step goes to a neighbouring town"
 
 
 def place(position: Position, placements: tuple[Tile, ...] | list[Tile]) -> Position:
@@ -245,6 +252,9 @@ def parse_route(position: Position, text: str) -> tuple[Step, ...]:
     for token in parse_route_tokens(text):
         to = token.to
         cards = Hand.from_counts(token.cards)
+        if to == here:
+            raise NotationError(f"route step {token.number} {token.text!r}: {already_there(board.towns[here].name)}",
+                                kind="same-town", value=token.text)
         links = board.between(here, to)
         if token.terrain is not None:
             links = tuple(c for c in links if c.terrain is token.terrain)

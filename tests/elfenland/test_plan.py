@@ -273,6 +273,15 @@ def test_wrong_start_town_and_wrong_connection() -> None:
     assert error.reason == "NOT-A-ROAD does not join VIR and JXA"
 
 
+def test_a_step_to_the_town_the_boot_stands_in_says_so() -> None:
+    # Once "Mah'Davikia and Mah'Davikia are not joined": the parser and the verifier both name the real reason.
+    p = pos("- MAH RRR - 1")
+    with pytest.raises(NotationError, match=r"^route step 1 'mah/R': you are already in Mah'Davikia"):
+        parse_route(p, "mah/R")
+    error = refused(p, (Step("MAH", "MAH", "GRA-MAH:m", Pay.RAFT, Hand.of([R])),))
+    assert error.reason.startswith("you are already in Mah'Davikia")
+
+
 def test_second_step_errors_carry_their_index() -> None:
     p = pos("- VIR RRR - 1")
     error = refused(p, "JXA/R VIR/R")
