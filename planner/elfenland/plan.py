@@ -11,11 +11,11 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
-from planner.elfenland.board import load_board
+from planner.elfenland.board import Crossing, load_board
 from planner.elfenland.keep import keep_cards
 from planner.elfenland.notation import parse_route_tokens
 from planner.elfenland.position import Hand, Position, Tile
-from planner.elfenland.rules import RAFT_UPSTREAM, Transport, can_carry, counter_cost, raft_cost
+from planner.elfenland.rules import MOST_RAFTS, Transport, can_carry, counter_cost, raft_cost
 from planner.errors import IllegalPlacementError, IllegalStepError, NotationError
 
 
@@ -123,8 +123,9 @@ def verify(position: Position, steps: tuple[Step, ...] | list[Step]) -> Outcome:
             price = raft_cost(connection, here)
             wanted = Hand.from_counts({Transport.RAFT: price})
             if cards != wanted:
-                way = "lake crossing" if connection.way(here) == "lake" else connection.way(here)
-                raise fail(f"{way} on {connection.id} costs {wanted}, not {cards}")
+                way = connection.way(here)
+                crossing = "lake crossing" if way is Crossing.LAKE else str(way)
+                raise fail(f"{crossing} on {connection.id} costs {wanted}, not {cards}")
         if not hand.contains(cards):
             raise fail(f"not enough cards: it pays {cards} but the hand holds {hand}")
         hand = hand.without(cards)
@@ -262,7 +263,7 @@ def parse_route(position: Position, text: str) -> tuple[Step, ...]:
             raise NotationError(f"route step {token.number} {token.text!r}: {board.towns[here].name} and "
                                 f"{board.towns[to].name} are not joined{' that way' if token.terrain else ''}",
                                 kind="not-neighbours", value=token.text)
-        only_rafts = len(cards) == cards[Transport.RAFT] and len(cards) <= RAFT_UPSTREAM
+        only_rafts = len(cards) == cards[Transport.RAFT] and len(cards) <= MOST_RAFTS
         connection = next((c for c in links if c.is_road != only_rafts), links[0])
         if connection.is_road:
             tile = tiles.get(connection.id)

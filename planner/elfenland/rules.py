@@ -12,12 +12,12 @@ from typing import ClassVar
 
 from planner.common.options import GameRules, RuleOption
 from planner.common.problems import Problem
-from planner.elfenland.board import Connection, Terrain
+from planner.elfenland.board import Connection, Crossing, Terrain
 
 __all__ = [
-    "COSTS", "COUNTERS", "DECK", "FIRST_ROUND", "GAME_ROUNDS", "LAST_ROUND", "RULE_OPTIONS", "Caravan",
-    "CaravanWhen", "HomeDistance", "RuleOption", "Rules", "Terrain", "Transport", "can_carry", "counter_cost",
-    "raft_cost",
+    "COSTS", "COUNTERS", "DECK", "FIRST_ROUND", "GAME_ROUNDS", "LAST_ROUND", "MOST_RAFTS", "RAFT_COSTS",
+    "RULE_OPTIONS", "Caravan", "CaravanWhen", "Crossing", "HomeDistance", "RuleOption", "Rules", "Terrain",
+    "Transport", "can_carry", "counter_cost", "raft_cost",
 ]
 
 
@@ -75,10 +75,10 @@ COSTS: dict[Transport, dict[Terrain, int]] = {
     Transport.TROLL: {Terrain.PLAIN: 1, Terrain.FOREST: 2, Terrain.DESERT: 2, Terrain.MOUNTAIN: 2},
     Transport.DRAGON: {Terrain.PLAIN: 1, Terrain.FOREST: 2, Terrain.DESERT: 1, Terrain.MOUNTAIN: 1},
 }
-RAFT_DOWNSTREAM = 1
-RAFT_UPSTREAM = 2
-RAFT_LAKE = 2
-RAFT_COSTS = {"downstream": RAFT_DOWNSTREAM, "upstream": RAFT_UPSTREAM, "lake": RAFT_LAKE}
+#: Raft cards per water crossing (RULES.md, "Travel costs"): the one table of raft prices.
+RAFT_COSTS: dict[Crossing, int] = {Crossing.DOWNSTREAM: 1, Crossing.UPSTREAM: 2, Crossing.LAKE: 2}
+MOST_RAFTS = max(RAFT_COSTS.values())
+"""The most raft cards one crossing takes."""
 OBSTACLE_EXTRA = 1
 CARAVAN_BASE = 3
 
@@ -119,7 +119,7 @@ def can_carry(transport: Transport, terrain: Terrain) -> bool:
 
 
 def raft_cost(connection: Connection, frm: str) -> int:
-    """Raft cards to cross water from ``frm``: downstream 1, upstream 2, lake 2.
+    """Raft cards to cross water from ``frm`` (see :data:`RAFT_COSTS`).
 
     Raises:
         ValueError: ``connection`` is a road.

@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 
 from planner.common.limits import Budget, Limit, Status
 from planner.common.threads import cores
+from planner.elfenland.cards import start_cards
 from planner.elfenland.generate import random_position
 from planner.elfenland.plan import Plan, Step, verify
 from planner.elfenland.position import Position
@@ -438,15 +439,15 @@ def _bound_prunes_on_the_way(position: Position, steps: tuple[Step, ...], ceilin
     state.ceiling = ceiling
     index = {code: i for i, code in enumerate(state.codes)}
     town, mask, new = state.start, 0, 0
-    cards = search._pack(position.hand.counts, len(position.hand))
+    cards = start_cards(position)
     cut = []
     for n, step in enumerate(steps):
         if state._prunable(town, new, mask, cards, 0):
             cut.append(n)
-        option = next(o for o in state.options[town]
-                      if o.to == index[step.to] and o.connection == step.connection and o.pay is step.pay)
-        cards -= option.delta
-        town = option.to
+        to, way = next((to, way) for to, way, _ in state.options[town]
+                       if to == index[step.to] and way.connection == step.connection and way.pay is step.pay)
+        cards -= way.delta
+        town = to
         if state.bit[town] and not mask & state.bit[town]:
             new += 1
             mask |= state.bit[town]
