@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import functools
 import itertools
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from planner.elfenland.board import Connection, Crossing, load_board
@@ -42,6 +41,11 @@ SUPPLY = BUDGET + WIDTH
 GUARDS = sum(1 << (i * WIDTH + WIDTH - 1) for i in range(len(TRANSPORTS) + 1 + len(COUNTER_TRANSPORTS)))
 RAFT = TRANSPORTS.index(Transport.RAFT)
 _COUNT_SHIFTS = tuple(i * WIDTH for i in range(len(TRANSPORTS)))
+_COUNTS = (1 << BUDGET) - 1
+"""The card counts' fields."""
+_ONES = sum(1 << shift for shift in _COUNT_SHIFTS)
+"""1 in every count field: ``n * _ONES`` is ``n`` in each."""
+_COUNT_GUARDS = _ONES << (WIDTH - 1)
 
 
 def packed(counts: tuple[int, ...], budget: int, supply: tuple[int, ...] = ()) -> Cards:
@@ -83,11 +87,14 @@ def capped(cards: Cards) -> Cards:
     """``cards`` with no count above the budget: more cards of a type than the budget can never be spent, so the
     two can do the same, and capped states compare (:func:`covers`) more often."""
     budget = (cards >> BUDGET) & FIELD
-    for shift in _COUNT_SHIFTS:
-        n = (cards >> shift) & FIELD
-        if n > budget:
-            cards -= (n - budget) << shift
-    return cards
+    counts = cards & _COUNTS
+    spread = budget * _ONES
+    # The guard bit of a field stays set exactly where its count is at least the budget (all fields at once).
+    over = ((counts | _COUNT_GUARDS) - spread) & _COUNT_GUARDS
+    if not over:
+        return cards
+    fields = (over >> (WIDTH - 1)) * FIELD
+    return cards - (counts & fields) + (spread & fields)
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,6 +123,8 @@ class Way:
     placed (if any)."""
     paid: Hand | None = field(init=False, repr=False, compare=False)
     """The exact cards a counter or raft step pays (None for a caravan)."""
+    shift: int = field(init=False, repr=False, compare=False)
+    """The field of the card type paid (-1 for a caravan)."""
 
     def __post_init__(self) -> None:
         delta = self.count << BUDGET
@@ -125,6 +134,7 @@ class Way:
             delta |= 1 << (SUPPLY + self.place * WIDTH)
         object.__setattr__(self, "delta", delta)
         object.__setattr__(self, "paid", None if self.card is None else _single(self.card, self.count))
+        object.__setattr__(self, "shift", -1 if self.card is None else self.card * WIDTH)
 
 
 @functools.cache
@@ -132,67 +142,91 @@ def _single(card: int, count: int) -> Hand:
     return Hand(tuple(count if i == card else 0 for i in range(len(TRANSPORTS))))
 
 
-def _road_ways(c: Connection, frm: str, transport: Transport, rules: Rules, *, obstacle: bool,
-               place: int | None) -> tuple[Way, Way]:
-    """The counter's way and the caravan's over road ``c`` from ``frm`` behind a ``transport`` counter."""
-    cost = counter_cost(transport, c.terrain, obstacle=obstacle)
-    assert cost is not None  # a counter lies only on a terrain its transport travels
-    card = TRANSPORTS.index(transport)
-    price = rules.caravan_cost(cost, obstacle=obstacle)
-    to = c.other(frm)
-    return (Way(frm, to, c.id, Pay.COUNTER, card, cost, obstacle=obstacle, place=place),
-            Way(frm, to, c.id, Pay.CARAVAN, None, price, card, cost, obstacle=obstacle, place=place))
+_Priced = dict[tuple[str, str, Transport, bool, bool], tuple[Way, Way]]
+
+
+@functools.cache
+def _priced(rules: Rules) -> _Priced:
+    """The road ways already built under ``rules``, by (road, from, counter, obstacle, placed by the step): a Way
+    depends on nothing else, so every board shares them (filled as :func:`_road_ways` meets them)."""
+    return {}
+
+
+def _road_ways(c: Connection, frm: str, transport: Transport, rules: Rules, *, obstacle: bool, place: bool,
+               priced: _Priced) -> tuple[Way, Way]:
+    """The counter's way and the caravan's over road ``c`` from ``frm`` behind a ``transport`` counter (placed from
+    the supply by this step, with ``place``), from ``priced`` (:func:`_priced` of ``rules``) once built."""
+    key = (c.id, frm, transport, obstacle, place)
+    ways = priced.get(key)
+    if ways is None:
+        cost = counter_cost(transport, c.terrain, obstacle=obstacle)
+        assert cost is not None  # a counter lies only on a terrain its transport travels
+        card = TRANSPORTS.index(transport)
+        price = rules.caravan_cost(cost, obstacle=obstacle)
+        to = c.other(frm)
+        placed = COUNTER_TRANSPORTS.index(transport) if place else None
+        ways = priced[key] = (Way(frm, to, c.id, Pay.COUNTER, card, cost, obstacle=obstacle, place=placed),
+                              Way(frm, to, c.id, Pay.CARAVAN, None, price, card, cost, obstacle=obstacle,
+                                  place=placed))
+    return ways
+
+
+@functools.cache
+def _raft_ways() -> dict[tuple[str, str], Way]:
+    """The raft way over each water connection from each end, by (connection, from)."""
+    return {(c.id, frm): Way(frm, c.other(frm), c.id, Pay.RAFT, RAFT, raft_cost(c, frm), crossing=c.way(frm))
+            for c in load_board().connections.values() if not c.is_road for frm in (c.a, c.b)}
 
 
 @functools.lru_cache(maxsize=64)
 def board_ways(tiles: tuple[Tile, ...], rules: Rules) -> dict[str, tuple[Way, ...]]:
     """Every way out of every town on a board with these tiles: rafts on water, the counter's cards and a caravan
-    on every road holding a counter (whatever any hand can pay: see :func:`pay`).
+    on every road holding a counter (whatever any hand can pay: see :func:`pay`), in the board's order.
 
     Cached (do not change the answer): advice solves the same board for many hands (sampled opponent hands,
-    what-ifs), and building the ways is a good part of a small solve. The last 64 boards only (the keep advice's
-    30 sampled next rounds fit): more held tens of thousands of objects, and the collector's sweeps over them cost a
-    real-game solve 15-20 ms now and then.
+    what-ifs). The last 64 boards only (the keep advice's 30 sampled next rounds fit): more held tens of thousands
+    of objects, and the collector's sweeps over them cost a real-game solve 15-20 ms now and then.
     """
     board = load_board()
+    rafts = _raft_ways()
+    priced = _priced(rules)
     tile_of = {t.road: t for t in tiles}
     found: dict[str, list[Way]] = {code: [] for code in board.towns}
     for c in board.connections.values():
-        for frm, to in ((c.a, c.b), (c.b, c.a)):
-            if not c.is_road:
-                found[frm].append(Way(frm, to, c.id, Pay.RAFT, RAFT, raft_cost(c, frm), crossing=c.way(frm)))
-                continue
-            tile = tile_of.get(c.id)
-            if tile is not None and tile.transport is not None and can_carry(tile.transport, c.terrain):
-                found[frm].extend(_road_ways(c, frm, tile.transport, rules, obstacle=tile.obstacle, place=None))
+        if not c.is_road:
+            found[c.a].append(rafts[c.id, c.a])
+            found[c.b].append(rafts[c.id, c.b])
+            continue
+        tile = tile_of.get(c.id)
+        if tile is not None and tile.transport is not None and can_carry(tile.transport, c.terrain):
+            for frm in (c.a, c.b):
+                found[frm].extend(_road_ways(c, frm, tile.transport, rules, obstacle=tile.obstacle, place=False,
+                                             priced=priced))
     return {code: tuple(ways) for code, ways in found.items()}
 
 
 def placing_ways(c: Connection, frm: str, transport: Transport, rules: Rules, *, place: bool) -> tuple[Way, Way]:
     """The counter's way and the caravan's over the empty road ``c`` from ``frm`` behind a ``transport`` counter of
     my supply: placed by this very step (``place``), or already placed by an earlier one."""
-    index = COUNTER_TRANSPORTS.index(transport) if place else None
-    return _road_ways(c, frm, transport, rules, obstacle=False, place=index)
+    return _road_ways(c, frm, transport, rules, obstacle=False, place=place, priced=_priced(rules))
 
 
-def pay(way: Way, cards: Cards, *, strict: bool) -> Iterator[tuple[Cards, Hand | None]]:
+def pay(way: Way, cards: Cards, *, strict: bool) -> tuple[tuple[Cards, Hand | None], ...]:
     """Every way to pay ``way`` from ``cards``: the cards left and the exact cards paid (None: a caravan whose cards
     are chosen at the end). Under the ``strict`` caravan rule a caravan pays exact cards, least valuable first (so
     that of equally good routes, the first found pays them), and only while the matching cards cannot be paid."""
-    budget = (cards >> BUDGET) & FIELD
-    if way.count > budget:
-        return
+    if way.count > (cards >> BUDGET) & FIELD:
+        return ()
     if way.card is not None:
-        if (cards >> (way.card * WIDTH)) & FIELD >= way.count:
-            yield cards - way.delta, way.paid
-        return
+        if (cards >> way.shift) & FIELD >= way.count:
+            return ((cards - way.delta, way.paid),)
+        return ()
     if not strict:
-        yield capped(cards - way.delta), None
-        return
+        return ((capped(cards - way.delta), None),)
     if way.matching is not None and (cards >> (way.matching * WIDTH)) & FIELD >= way.matching_cost:
-        return  # strict: the hand can pay the counter, so no caravan
-    for taken in _exact_caravans(counts_of(cards), way.count):
-        yield cards - way.delta - packed(taken, 0), Hand(taken)
+        return ()  # strict: the hand can pay the counter, so no caravan
+    return tuple((cards - way.delta - packed(taken, 0), Hand(taken))
+                 for taken in _exact_caravans(counts_of(cards), way.count))
 
 
 @functools.lru_cache(maxsize=4096)

@@ -120,8 +120,14 @@ class _Search:
             for to, w, _ in opts:
                 if self.bit[to]:
                     into.setdefault(to, set()).add((_ANY if w.card is None else w.card * WIDTH, w.count))
-        self.entries: list[tuple[int, list[tuple[int, int]]]] = [
-            (self.bit[i], sorted(into[i], key=lambda w: w[1])) for i in range(len(self.codes)) if i in into]
+        # By price, cheapest first: the towns each card field (or a caravan's any cards) enters at that price.
+        levels: dict[int, dict[int, int]] = {}
+        for to, entries in into.items():
+            for shift, count in entries:
+                towns = levels.setdefault(count, {})
+                towns[shift] = towns.get(shift, 0) | self.bit[to]
+        self.levels = [(count, tuple(levels[count].items())) for count in sorted(levels)]
+        self.enterable = sum(self.bit[to] for to in into)
         # Collectable towns one step away, and the cheapest step, per town.
         self.near = [0] * len(self.codes)
         self.transit = [0] * len(self.codes)
@@ -171,30 +177,38 @@ class _Search:
     def _optimistic(self, town: int, new: int, mask: int, cards: int) -> tuple[int, int]:
         """The most points any route on from this state can reach, and the fewest cards it then pays on top."""
         s = (cards >> BUDGET) & FIELD
-        costs = []
-        for bit, ways in self.entries:
-            if mask & bit:
-                continue
-            for shift, count in ways:
-                if count > s:
-                    break
+        # Each uncollected town at the cheapest price the cards left can pay into it: how many at each price.
+        left = self.enterable & ~mask
+        priced = []
+        total = 0
+        for count, entries in self.levels:
+            if count > s or not left:
+                break
+            towns = 0
+            for shift, into in entries:
                 if shift == _ANY or (cards >> shift) & FIELD >= count:
-                    costs.append(count)
-                    break
-        costs.sort()
+                    towns |= into
+            towns &= left
+            if towns:
+                n = towns.bit_count()
+                priced.append((count, n))
+                total += n
+                left &= ~towns
         # Towns worth counting: all, or only up to the ceiling (no route scores above it).
-        wanted = len(costs) if self.ceiling is None else min(len(costs), max(0, self.ceiling - new))
+        wanted = total if self.ceiling is None else min(total, max(0, self.ceiling - new))
         extra, budget, needed = 0, s, 0
         if wanted and not self.near[town] & ~mask:
             # No uncollected town is one step away: a step that collects nothing comes first.
             budget -= self.transit[town]
             needed += self.transit[town]
-        for cost in costs[:wanted]:
-            if cost > budget:
+        for count, n in priced:
+            # The cheapest first, as many as are wanted and the budget pays for.
+            taken = min(n, wanted - extra, max(0, budget // count))
+            extra += taken
+            budget -= taken * count
+            needed += taken * count
+            if taken < n:
                 break
-            budget -= cost
-            needed += cost
-            extra += 1
         top = new + extra if self.ceiling is None else min(new + extra, self.ceiling)
         return top, needed
 
