@@ -59,6 +59,18 @@ _PLACED_BITS = 3
 _Option = tuple[int, Way, int]
 """One way out of a town as the search takes it: the index of the town it goes to, the way, and what taking it
 adds to the placed-roads integer (the counter it places, if any, in its road's field)."""
+_Taken = tuple[Way, Hand | None]
+"""One step of the walk: the way taken and the exact cards paid (None: a caravan's, chosen at the end)."""
+
+
+def _price(option: _Option) -> int:
+    return option[1].count
+
+
+def _moves(steps: tuple[_Taken, ...]) -> tuple[Move, ...]:
+    """The solver moves of the steps taken (built only for the routes kept, not at every node)."""
+    return tuple(Move(way.frm, way.to, way.connection, way.pay, paid, way.count,
+                      None if way.place is None else COUNTER_TRANSPORTS[way.place]) for way, paid in steps)
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,8 +115,10 @@ class _Search:
         size = len(position.hand)
         ways = board_ways(position.tiles, position.rules)
         hand = position.hand.counts
+        # Cheapest first (a stable sort: the board's order among equals), so the walk needs no sort per node.
         self.options: list[list[_Option]] = [
-            [(index[w.to], w, 0) for w in ways[code] if w.count <= size and (w.card is None or w.count <= hand[w.card])]
+            sorted([(index[w.to], w, 0) for w in ways[code]
+                    if w.count <= size and (w.card is None or w.count <= hand[w.card])], key=_price)
             for code in self.codes]
         # Empty roads the supply could open, per town.
         supply = position.supply.counts[:len(COUNTER_TRANSPORTS)] if joint else (0,) * len(COUNTER_TRANSPORTS)
@@ -145,7 +159,7 @@ class _Search:
         self.strict_mask = sum(FIELD << (TRANSPORTS.index(t) * WIDTH) for t in on_board) if self.strict else 0
         # Results: best value per (collected, end) and the moves reaching it. A value is (score, -cards spent,
         # -counters placed).
-        self.found: dict[tuple[int, int], tuple[tuple[int, int, int], tuple[Move, ...]]] = {}
+        self.found: dict[tuple[int, int], tuple[tuple[int, int, int], tuple[_Taken, ...]]] = {}
         self.threshold: tuple[int, int, int] = (-(10**9), -(10**9), -(10**9))
         self.frontier: dict[tuple[int, int, int], list[int]] = {}
         self.nodes = 0
@@ -228,7 +242,7 @@ class _Search:
         return top
 
     # -- results -------------------------------------------------------------------------------------------------
-    def _record(self, town: int, mask: int, new: int, s: int, placements: int, path: list[Move]) -> None:
+    def _record(self, town: int, mask: int, new: int, s: int, placements: int, path: list[_Taken]) -> None:
         value = (new - self.penalty[town], s - self.size, -placements)
         if value <= self.threshold:
             return
@@ -245,7 +259,7 @@ class _Search:
 
     def best_moves(self) -> tuple[Move, ...]:
         """The moves of the best route found so far."""
-        return max(self.found.values(), key=lambda item: item[0])[1] if self.found else ()
+        return _moves(max(self.found.values(), key=lambda item: item[0])[1]) if self.found else ()
 
     # -- the walk ------------------------------------------------------------------------------------------------
     def _dominated(self, town: int, mask: int, placed: int, cards: int) -> bool:
@@ -259,11 +273,14 @@ class _Search:
         guarded = cards | GUARDS
         strict_mask = self.strict_mask
         same = cards & strict_mask
+        beaten = False  # whether this state dominates one seen before, which then goes
         for other in seen:
             if ((other | GUARDS) - cards) & GUARDS == GUARDS and other & strict_mask == same:
                 return True
-        seen[:] = [other for other in seen
-                   if (guarded - other) & GUARDS != GUARDS or other & strict_mask != same]
+            beaten = beaten or ((guarded - other) & GUARDS == GUARDS and other & strict_mask == same)
+        if beaten:
+            seen[:] = [other for other in seen
+                       if (guarded - other) & GUARDS != GUARDS or other & strict_mask != same]
         seen.append(cards)
         return False
 
@@ -271,7 +288,7 @@ class _Search:
         self._visit(self.start, 0, 0, self.start_cards, 0, 0, [])
 
     def _visit(self, town: int, mask: int, new: int, cards: int, placed: int, placements: int,
-               path: list[Move]) -> None:
+               path: list[_Taken]) -> None:
         self.nodes += 1
         if self.nodes > self.node_limit:
             raise SearchTimeout
@@ -285,26 +302,31 @@ class _Search:
         self._record(town, mask, new, s, placements, path)
         if s == 0 or self._prunable(town, new, mask, cards, placements):
             return
-        children: list[tuple[int, int, int, int, int, int, int, Way, Hand | None]] = []
+        # Children in the order: collecting a town first, then the cheapest, then the board's order (the options
+        # are sorted by price; with empty roads too, sorted here).
         bits = self.bit
         strict = self.strict
         options = self.options[town]
         if self.empty[town]:
-            options = [*options, *self._empty_options(town, cards, placed)]
-        for to, way, marks in options:
-            gain = 1 if bits[to] and not mask & bits[to] else 0
-            for child, cards_paid in pay(way, cards, strict=strict):
-                children.append((-gain, way.count, len(children), to, gain, child, marks, way, cards_paid))
-        children.sort()
-        for _, _, _, to, gain, child, marks, way, cards_paid in children:
-            child_mask = mask | bits[to] if gain else mask
-            child_placed = placed | marks
-            if self._dominated(to, child_mask, child_placed, child):
-                continue
-            place = None if way.place is None else COUNTER_TRANSPORTS[way.place]
-            path.append(Move(way.frm, way.to, way.connection, way.pay, cards_paid, way.count, place))
-            self._visit(to, child_mask, new + gain, child, child_placed, placements + (place is not None), path)
-            path.pop()
+            options = sorted([*options, *self._empty_options(town, cards, placed)], key=_price)
+        collecting: list[tuple[_Option, tuple[tuple[int, Hand | None], ...]]] = []
+        passing: list[tuple[_Option, tuple[tuple[int, Hand | None], ...]]] = []
+        for option in options:
+            paid = pay(option[1], cards, strict=strict)
+            if paid:
+                bit = bits[option[0]]
+                (collecting if bit and not mask & bit else passing).append((option, paid))
+        dominated, visit = self._dominated, self._visit
+        for gain, chosen in ((1, collecting), (0, passing)):
+            for (to, way, marks), paid in chosen:
+                child_mask = mask | bits[to] if gain else mask
+                child_placed = placed | marks
+                for child, cards_paid in paid:
+                    if dominated(to, child_mask, child_placed, child):
+                        continue
+                    path.append((way, cards_paid))
+                    visit(to, child_mask, new + gain, child, child_placed, placements + (way.place is not None), path)
+                    path.pop()
 
     def _empty_options(self, town: int, cards: int, placed: int) -> list[_Option]:
         """The options of the empty roads out of ``town``: the placed counter's if I placed one there, else those
@@ -379,8 +401,8 @@ def best_value(position: Position, *, limit: Limit | None = None, joint: bool = 
     search = _Search(position, alternatives=1, budget=Budget(limit or Limit()), joint=joint)
     search.ceiling = ceiling
     search.run()
-    (score, neg_spent, _), moves = max(search.found.values(), key=lambda item: item[0])
-    return (score, neg_spent), frozenset(move.connection for move in moves)
+    (score, neg_spent, _), steps = max(search.found.values(), key=lambda item: item[0])
+    return (score, neg_spent), frozenset(way.connection for way, _ in steps)
 
 
 def solve_search(position: Position, *, alternatives: int = 1, limit: Limit | None = None,
@@ -409,7 +431,7 @@ def solve_search(position: Position, *, alternatives: int = 1, limit: Limit | No
     except SearchTimeout:
         proven = False
     ranked = sorted(search.found.values(), key=lambda item: item[0], reverse=True)
-    plans = tuple(assemble(position, list(moves), proven=proven, solver="search") for _, moves in ranked)
+    plans = tuple(assemble(position, _moves(steps), proven=proven, solver="search") for _, steps in ranked)
     stats: dict[str, Any] = {"nodes": search.nodes, "states": sum(len(v) for v in search.frontier.values())}
     if search.ceiling is not None:
         stats["ceiling"] = search.ceiling  # the proof leans on this bound too
