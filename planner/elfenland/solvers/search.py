@@ -140,7 +140,10 @@ class _Search:
             for shift, count in entries:
                 towns = levels.setdefault(count, {})
                 towns[shift] = towns.get(shift, 0) | self.bit[to]
-        self.levels = [(count, tuple(levels[count].items())) for count in sorted(levels)]
+        self.levels = [(count, levels[count].get(_ANY, 0),
+                        tuple((shift, towns) for shift, towns in levels[count].items() if shift != _ANY))
+                       for count in sorted(levels)]
+        """Per price, cheapest first: the towns a caravan enters at it, and those each card field enters at it."""
         self.enterable = sum(self.bit[to] for to in into)
         # Collectable towns one step away, and the cheapest step, per town.
         self.near = [0] * len(self.codes)
@@ -195,12 +198,11 @@ class _Search:
         left = self.enterable & ~mask
         priced = []
         total = 0
-        for count, entries in self.levels:
+        for count, towns, entries in self.levels:
             if count > s or not left:
                 break
-            towns = 0
             for shift, into in entries:
-                if shift == _ANY or (cards >> shift) & FIELD >= count:
+                if (cards >> shift) & FIELD >= count:
                     towns |= into
             towns &= left
             if towns:
