@@ -230,6 +230,9 @@ class _Search:
 
     def _prunable(self, town: int, new: int, mask: int, cards: int, placements: int) -> bool:
         best_score, best_neg_spent, best_neg_placed = self.threshold
+        # A cheaper bound first: one town per card left at most, and only towns some way enters.
+        if new + min((cards >> BUDGET) & FIELD, (self.enterable & ~mask).bit_count()) < best_score:
+            return True
         top, needed = self._optimistic(town, new, mask, cards)
         if top != best_score:
             return top < best_score
