@@ -8,10 +8,38 @@ the user's (bad input, exit code 2) and which are bugs (exit code 1) is decided 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING
+from dataclasses import dataclass, replace
 
-if TYPE_CHECKING:
-    from planner.common.problems import Problem
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """One thing wrong with an input: what is wrong for people (``message``, the text the CLI prints) and for
+    programs (``kind``, ``field``, ``value``), so that a web page highlights the road or the card a problem names
+    without parsing the message.
+
+    It lives beside the error that carries it (:class:`IllegalPositionError`), so that this module imports none of
+    the planner; :mod:`planner.common.problems`, which collects problems, offers it too. ``str()`` is the message.
+    """
+
+    kind: str
+    """What is wrong, for programs: ``unknown-town``, ``no-such-road``, ``terrain``, ``too-many-cards``, ..."""
+    field: str
+    """Where: the input field (``at``, ``hand``, ``tiles``, ``rules.caravan``, ``--tile``), or ``""``."""
+    value: str | None
+    """The offending input as typed, or the canonical id it resolved to (a road id for ``tiles``), if any."""
+    message: str
+    """The whole explanation for people, naming the input and, where one helps, a hint."""
+
+    def __str__(self) -> str:
+        return self.message
+
+    def with_source(self, source: str) -> Problem:
+        """The same problem, its message prefixed with where the input came from (``01-first-steps.toml: ...``)."""
+        return replace(self, message=f"{source}: {self.message}")
+
+    def as_dict(self) -> dict[str, str | None]:
+        """The JSON shape: ``{"kind", "field", "value", "message"}``."""
+        return {"kind": self.kind, "field": self.field, "value": self.value, "message": self.message}
 
 
 class PlannerError(Exception):
@@ -41,13 +69,11 @@ class AmbiguousNameError(NotationError):
 class IllegalPositionError(PlannerError):
     """A position (or any input form) that breaks the rules; ``problems`` lists every problem, not just the first.
 
-    Each problem is a :class:`~planner.common.problems.Problem` (``kind``, ``field``, ``value``, ``message``);
+    Each problem is a :class:`Problem` (``kind``, ``field``, ``value``, ``message``);
     plain strings are accepted and become problems of kind ``input``.
     """
 
     def __init__(self, problems: Iterable[Problem | str]) -> None:
-        from planner.common.problems import Problem
-
         self.problems: list[Problem] = [p if isinstance(p, Problem) else Problem("input", "", None, p)
                                         for p in problems]
         if len(self.problems) == 1:

@@ -1,8 +1,9 @@
 """Rule options: one named option with its values (the default first), read from a ``[rules]`` table or the
 notation's ``key=value`` field, all problems at once.
 
-Both games state their rule decisions this way; each game's ``Rules`` names its options and keeps its own
-defaults and derived flags, while reading, parsing and writing the values lives here once.
+Both games state their rule decisions this way: each game's ``Rules`` derives from :class:`GameRules` and keeps
+only its options, their defaults and the flags derived from them, while storing, reading, parsing and writing the
+values lives here once.
 """
 
 from __future__ import annotations
@@ -10,14 +11,14 @@ from __future__ import annotations
 import enum
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar, Self
 
 from planner.common.forms import Form
 from planner.common.names import Names, key_values
 from planner.common.problems import Problems
 from planner.errors import NotationError
 
-__all__ = ["RuleOption", "changed_options", "option_text", "parse_options", "read_options",
+__all__ = ["GameRules", "RuleOption", "changed_options", "option_text", "parse_options", "read_options",
            "set_options"]
 
 
@@ -146,3 +147,79 @@ def changed_options(options: Mapping[str, RuleOption], rules: object) -> dict[st
         if value != option.default:
             found[name] = value.value if isinstance(value, enum.Enum) else value
     return found
+
+
+class GameRules:
+    """The base of a game's ``Rules``: a frozen dataclass with one field per option of :attr:`OPTIONS`.
+
+    A subclass names its options (:attr:`OPTIONS`, in the order of its fields), an example for error messages
+    (:attr:`EXAMPLE`), the defaults (its fields') and its derived flags; this base stores each value as its
+    option's own (text such as ``"flat"`` becomes the enum member, a bad value is refused with every bad one
+    named), reads a ``[rules]`` table, parses the notation's rule field and writes both back.
+
+    Raises:
+        NotationError: (on construction) a value that is not one of its option's values.
+    """
+
+    __slots__ = ()
+    OPTIONS: ClassVar[Mapping[str, RuleOption]]
+    """Every option, by field name, in the order of the fields."""
+    EXAMPLE: ClassVar[str]
+    """One rule field in the notation, shown when an item is malformed: ``'caravan=scaled'``."""
+
+    def __post_init__(self) -> None:
+        """Store the values the dataclass's constructor was given as the options' own values."""
+        self._store({name: getattr(self, name) for name in self.OPTIONS})
+
+    def _store(self, given: Mapping[str, Any]) -> None:
+        """Store ``given`` (one value per option) on this frozen object; for a subclass with its own constructor.
+
+        Raises:
+            NotationError: every value that is none of its option's values, all named at once.
+        """
+        set_options(self, self.OPTIONS, given)
+
+    @classmethod
+    def from_mapping(cls, data: Mapping[str, Any], *, where: str = "rules.") -> Self:
+        """Rules from a ``[rules]`` table (TOML types: strings, whole numbers, booleans).
+
+        Raises:
+            IllegalPositionError: every unknown option and bad value, each naming its key.
+        """
+        return cls._make(read_options(cls.OPTIONS, data, where=where))
+
+    @classmethod
+    def from_str(cls, text: str) -> Self:
+        """Rules from the notation's rule field, e.g. ``caravan=scaled,rounds=3`` (names and values may be prefixes).
+
+        Raises:
+            NotationError: an unknown option, a malformed item or a bad value.
+        """
+        return cls._make(parse_options(cls.OPTIONS, text, example=cls.EXAMPLE))
+
+    @classmethod
+    def _make(cls, options: Mapping[str, Any]) -> Self:
+        make: Any = cls  # the subclass's dataclass constructor takes the options by name
+        rules: Self = make(**options)
+        return rules
+
+    def to_mapping(self) -> dict[str, Any]:
+        """The options that differ from the defaults, as a ``[rules]`` table (plain strings, ints and bools)."""
+        return changed_options(self.OPTIONS, self)
+
+    def __str__(self) -> str:
+        """The notation's rule field: the options that differ from the defaults (``caravan=scaled,rounds=3``), or
+        ``""`` for the defaults."""
+        return ",".join(f"{name}={option_text(value)}" for name, value in self.to_mapping().items())
+
+    def with_options(self, **options: Any) -> Self:
+        """A copy with some options changed (checked as on construction).
+
+        Raises:
+            NotationError: a value that is not one of its option's values.
+            TypeError: a name that is no option.
+        """
+        unknown = set(options) - set(self.OPTIONS)
+        if unknown:
+            raise TypeError(f"no such rule option: {', '.join(sorted(unknown))}")
+        return self._make({**{name: getattr(self, name) for name in self.OPTIONS}, **options})

@@ -1,49 +1,20 @@
 """Structured problems of an input, collected so that every problem is reported at once.
 
-A :class:`Problem` says what is wrong for people (``message``, the text the CLI prints) and for programs (``kind``,
-``field``, ``value``): a web page highlights the road or the card a problem names without parsing the message.
+A :class:`Problem` (defined beside the error that carries it, :class:`~planner.errors.IllegalPositionError`, and
+offered here) says what is wrong for people and for programs; :class:`Problems` gathers them.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, replace
 from typing import ParamSpec, TypeVar
 
-from planner.errors import IllegalPositionError, NotationError, PlannerError
+from planner.errors import IllegalPositionError, NotationError, PlannerError, Problem
 
 P = ParamSpec("P")
 T = TypeVar("T")
 
 __all__ = ["Problem", "Problems"]
-
-
-@dataclass(frozen=True, slots=True)
-class Problem:
-    """One thing wrong with an input.
-
-    ``str()`` is the message, so code that printed plain problem strings prints the same text.
-    """
-
-    kind: str
-    """What is wrong, for programs: ``unknown-town``, ``no-such-road``, ``terrain``, ``too-many-cards``, ..."""
-    field: str
-    """Where: the input field (``at``, ``hand``, ``tiles``, ``rules.caravan``, ``--tile``), or ``""``."""
-    value: str | None
-    """The offending input as typed, or the canonical id it resolved to (a road id for ``tiles``), if any."""
-    message: str
-    """The whole explanation for people, naming the input and, where one helps, a hint."""
-
-    def __str__(self) -> str:
-        return self.message
-
-    def with_source(self, source: str) -> Problem:
-        """The same problem, its message prefixed with where the input came from (``01-first-steps.toml: ...``)."""
-        return replace(self, message=f"{source}: {self.message}")
-
-    def as_dict(self) -> dict[str, str | None]:
-        """The JSON shape: ``{"kind", "field", "value", "message"}``."""
-        return {"kind": self.kind, "field": self.field, "value": self.value, "message": self.message}
 
 
 class Problems:

@@ -45,6 +45,17 @@ class Terrain(enum.Enum):
         return self.name.lower()
 
 
+class Crossing(enum.StrEnum):
+    """How a raft crosses water from one end: with a river's current, against it, or across a lake.
+
+    Its text is the word a player reads (``upstream``); what each costs is :data:`~planner.elfenland.rules.RAFT_COSTS`.
+    """
+
+    DOWNSTREAM = "downstream"
+    UPSTREAM = "upstream"
+    LAKE = "lake"
+
+
 @dataclass(frozen=True, slots=True)
 class Town:
     """A town of the map."""
@@ -101,15 +112,15 @@ class Connection:
         """The town at the other end from ``town``."""
         return self.b if town == self.a else self.a
 
-    def way(self, frm: str) -> str | None:
-        """How the water is crossed from ``frm``: ``downstream``, ``upstream`` or ``lake``; None on a road.
+    def way(self, frm: str) -> Crossing | None:
+        """How the water is crossed from ``frm`` (a :class:`Crossing`); None on a road.
 
         The one place where a river's flow turns into a direction of travel.
         """
         if self.terrain is Terrain.LAKE:
-            return "lake"
+            return Crossing.LAKE
         if self.terrain is Terrain.RIVER:
-            return "upstream" if self.downstream_to == frm else "downstream"
+            return Crossing.UPSTREAM if self.downstream_to == frm else Crossing.DOWNSTREAM
         return None
 
     def touches(self, town: str) -> bool:

@@ -203,6 +203,9 @@ def parse_connection(text: str, board: Board | None = None, *, where: str = "", 
         raise NotationError(f"connection {text!r}{where_part} must name two towns, like 'lap-riv' or 'LAP-RIV:f'",
                             kind="bad-road", value=text)
     a, b = (parse_town(end, where=where) for end in ends)
+    if a == b:
+        raise NotationError(f"connection {text!r}{where_part} names {board.towns[a].name} twice: a connection "
+                            "joins two towns, like 'lap-riv'", kind="bad-road", value=text)
     links = board.between(a, b)
     if letter:
         try:

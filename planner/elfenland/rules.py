@@ -7,25 +7,17 @@ solvers, the notation, the position files and the command-line flags read them f
 from __future__ import annotations
 
 import enum
-from collections.abc import Mapping
-from dataclasses import dataclass, replace
-from typing import Any
+from dataclasses import dataclass
+from typing import ClassVar
 
-from planner.common.options import (
-    RuleOption,
-    changed_options,
-    option_text,
-    parse_options,
-    read_options,
-    set_options,
-)
+from planner.common.options import GameRules, RuleOption
 from planner.common.problems import Problem
-from planner.elfenland.board import Connection, Terrain
+from planner.elfenland.board import Connection, Crossing, Terrain
 
 __all__ = [
-    "COSTS", "COUNTERS", "DECK", "FIRST_ROUND", "GAME_ROUNDS", "LAST_ROUND", "RULE_OPTIONS", "Caravan",
-    "CaravanWhen", "HomeDistance", "RuleOption", "Rules", "Terrain", "Transport", "can_carry", "counter_cost",
-    "raft_cost",
+    "COSTS", "COUNTERS", "DECK", "FIRST_ROUND", "GAME_ROUNDS", "LAST_ROUND", "MOST_RAFTS", "RAFT_COSTS",
+    "RULE_OPTIONS", "Caravan", "CaravanWhen", "Crossing", "HomeDistance", "RuleOption", "Rules", "Terrain",
+    "Transport", "can_carry", "counter_cost", "raft_cost",
 ]
 
 
@@ -83,10 +75,10 @@ COSTS: dict[Transport, dict[Terrain, int]] = {
     Transport.TROLL: {Terrain.PLAIN: 1, Terrain.FOREST: 2, Terrain.DESERT: 2, Terrain.MOUNTAIN: 2},
     Transport.DRAGON: {Terrain.PLAIN: 1, Terrain.FOREST: 2, Terrain.DESERT: 1, Terrain.MOUNTAIN: 1},
 }
-RAFT_DOWNSTREAM = 1
-RAFT_UPSTREAM = 2
-RAFT_LAKE = 2
-RAFT_COSTS = {"downstream": RAFT_DOWNSTREAM, "upstream": RAFT_UPSTREAM, "lake": RAFT_LAKE}
+#: Raft cards per water crossing (RULES.md, "Travel costs"): the one table of raft prices.
+RAFT_COSTS: dict[Crossing, int] = {Crossing.DOWNSTREAM: 1, Crossing.UPSTREAM: 2, Crossing.LAKE: 2}
+MOST_RAFTS = max(RAFT_COSTS.values())
+"""The most raft cards one crossing takes."""
 OBSTACLE_EXTRA = 1
 CARAVAN_BASE = 3
 
@@ -127,7 +119,7 @@ def can_carry(transport: Transport, terrain: Terrain) -> bool:
 
 
 def raft_cost(connection: Connection, frm: str) -> int:
-    """Raft cards to cross water from ``frm``: downstream 1, upstream 2, lake 2.
+    """Raft cards to cross water from ``frm`` (see :data:`RAFT_COSTS`).
 
     Raises:
         ValueError: ``connection`` is a road.
@@ -181,10 +173,11 @@ RULE_OPTIONS: dict[str, RuleOption] = {
 
 
 @dataclass(frozen=True, slots=True, init=False)
-class Rules:
+class Rules(GameRules):
     """The rule options of the project's rules; the defaults are the original 1998 rules.
 
-    The enum options take their text too (``Rules(caravan="scaled")``), stored as the enum members.
+    The enum options take their text too (``Rules(caravan="scaled")``), stored as the enum members; reading,
+    parsing and writing them is :class:`~planner.common.options.GameRules`'.
 
     Attributes:
         caravan: :class:`Caravan`: flat 3 cards (4 with obstacle), or scaled 2 + the counter's cost.
@@ -197,6 +190,9 @@ class Rules:
         NotationError: a value that is not one of the option's values (every bad option named).
     """
 
+    OPTIONS: ClassVar[dict[str, RuleOption]] = RULE_OPTIONS
+    EXAMPLE: ClassVar[str] = "'caravan=scaled'"
+
     caravan: Caravan
     caravan_when: CaravanWhen
     rounds: int
@@ -206,9 +202,8 @@ class Rules:
     def __init__(self, caravan: Caravan | str = Caravan.FLAT, caravan_when: CaravanWhen | str = CaravanWhen.ALWAYS,
                  rounds: int = 4, home_distance: HomeDistance | str = HomeDistance.ALL,
                  home_variant: bool = True) -> None:
-        given = {"caravan": caravan, "caravan_when": caravan_when, "rounds": rounds, "home_distance": home_distance,
-                 "home_variant": home_variant}
-        set_options(self, RULE_OPTIONS, given)
+        self._store({"caravan": caravan, "caravan_when": caravan_when, "rounds": rounds,
+                     "home_distance": home_distance, "home_variant": home_variant})
 
     @property
     def strict(self) -> bool:
@@ -228,37 +223,3 @@ class Rules:
             return Problem("bad-round", "round", str(round_),
                            f"round {round_} is not between {FIRST_ROUND} and {self.rounds}")
         return None
-
-    @classmethod
-    def from_mapping(cls, data: Mapping[str, Any], *, where: str = "rules.") -> Rules:
-        """Rules from a ``[rules]`` table (TOML types: strings, whole numbers, booleans).
-
-        Raises:
-            IllegalPositionError: every unknown option and bad value, each naming its key.
-        """
-        return cls(**read_options(RULE_OPTIONS, data, where=where))
-
-    @classmethod
-    def from_str(cls, text: str) -> Rules:
-        """Rules from the notation's rule field: ``caravan=scaled,rounds=3`` (names and values may be prefixes).
-
-        Raises:
-            NotationError: an unknown option, a malformed item or a bad value.
-        """
-        return cls(**parse_options(RULE_OPTIONS, text, example="'caravan=scaled'"))
-
-    def __str__(self) -> str:
-        """The notation's rule field: the options that differ from the defaults (``caravan=scaled,rounds=3``),
-        or ``""`` for the 1998 rules."""
-        return ",".join(f"{k}={option_text(v)}" for k, v in self.to_mapping().items())
-
-    def to_mapping(self) -> dict[str, Any]:
-        """The options that differ from the defaults, as a ``[rules]`` table (plain strings, ints and bools)."""
-        return changed_options(RULE_OPTIONS, self)
-
-    def with_options(self, **options: Any) -> Rules:
-        """A copy with some options changed."""
-        return replace(self, **options)
-
-
-DEFAULT_RULES = Rules()

@@ -7,12 +7,11 @@ of each rule option's values: the position files, the notation, the turn engine 
 from __future__ import annotations
 
 import enum
-from collections.abc import Mapping
-from dataclasses import dataclass, replace
-from typing import Any
+from dataclasses import dataclass
+from typing import ClassVar
 
 from planner.common.names import Names
-from planner.common.options import RuleOption, changed_options, parse_options, read_options, set_options
+from planner.common.options import GameRules, RuleOption
 
 __all__ = ["ARROWS", "CARDS", "COLOURS", "COMMONS", "RULE_OPTIONS", "TICKETS", "TICKETS_PER_TURN", "TOKENS",
            "ArrowsOut", "BlueBonus", "Colour", "LoopRestart", "OrphanToken", "RuleOption", "Rules", "TicketTiming",
@@ -129,23 +128,24 @@ RULE_OPTIONS: dict[str, RuleOption] = {
 
 
 @dataclass(frozen=True, slots=True)
-class Rules:
+class Rules(GameRules):
     """The rule options; the defaults are the project's decisions (EXPEDITION.md, "Decisions on ambiguities").
 
-    Strings are accepted (``Rules(blue_bonus="mandatory")``) and stored as the enum members.
+    Strings are accepted (``Rules(blue_bonus="mandatory")``) and stored as the enum members; reading, parsing and
+    writing them is :class:`~planner.common.options.GameRules`'.
 
     Raises:
         NotationError: a value that is not one of the option's values.
     """
+
+    OPTIONS: ClassVar[dict[str, RuleOption]] = RULE_OPTIONS
+    EXAMPLE: ClassVar[str] = "'blue_bonus=mandatory'"
 
     blue_bonus: BlueBonus = BlueBonus.OPTIONAL
     loop_restart: LoopRestart = LoopRestart.MANDATORY
     ticket_timing: TicketTiming = TicketTiming.BETWEEN_CHAINS
     orphan_token: OrphanToken = OrphanToken.STAYS
     arrows_out: ArrowsOut = ArrowsOut.FINISH_ROUND
-
-    def __post_init__(self) -> None:
-        set_options(self, RULE_OPTIONS, {name: getattr(self, name) for name in RULE_OPTIONS})
 
     @property
     def blue_mandatory(self) -> bool:
@@ -166,33 +166,3 @@ class Rules:
     def orphans_recover(self) -> bool:
         """Whether an arrival recovers a token whose card is no longer in hand."""
         return self.orphan_token is OrphanToken.RECOVER
-
-    @classmethod
-    def from_mapping(cls, data: Mapping[str, Any], *, where: str = "rules.") -> Rules:
-        """Rules from a ``[rules]`` table.
-
-        Raises:
-            IllegalPositionError: every unknown option and bad value, each naming its key.
-        """
-        return cls(**read_options(RULE_OPTIONS, data, where=where))
-
-    @classmethod
-    def from_str(cls, text: str) -> Rules:
-        """Rules from the notation's rule field, ``blue_bonus=mandatory,ticket_timing=anytime`` (prefixes do).
-
-        Raises:
-            NotationError: an unknown option, a malformed item or a bad value.
-        """
-        return cls(**parse_options(RULE_OPTIONS, text, example="'blue_bonus=mandatory'"))
-
-    def to_mapping(self) -> dict[str, str]:
-        """The options that differ from the defaults, as a ``[rules]`` table."""
-        return changed_options(RULE_OPTIONS, self)
-
-    def __str__(self) -> str:
-        """The notation's rule field (``""`` for the defaults)."""
-        return ",".join(f"{k}={v}" for k, v in self.to_mapping().items())
-
-    def with_options(self, **options: Any) -> Rules:
-        """A copy with some options changed."""
-        return replace(self, **options)

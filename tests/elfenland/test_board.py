@@ -10,7 +10,7 @@ from typing import Any
 import networkx as nx
 import pytest
 
-from planner.elfenland.board import CAPITAL, Board, Connection, Terrain, load_board
+from planner.elfenland.board import CAPITAL, Board, Connection, Crossing, Terrain, load_board
 
 # The cross-checked board facts the project's data file was built from (eight digital implementations and a photo
 # of the printed board), kept in the repository so that the data file is checked against them everywhere.
@@ -129,6 +129,20 @@ def test_river_flow(board: Board, upstream: str, downstream: str) -> None:
     assert river.downstream_to == downstream
     assert river.lake is None
     assert river.kind == "river"
+
+
+@pytest.mark.parametrize(("upstream", "downstream"), RIVER_FLOW)
+def test_a_river_is_crossed_with_the_current_one_way_and_against_it_the_other(board: Board, upstream: str,
+                                                                              downstream: str) -> None:
+    (river,) = [c for c in board.between(upstream, downstream) if c.terrain is Terrain.RIVER]
+    assert river.way(upstream) is Crossing.DOWNSTREAM  # setting off from the upstream end, with the current
+    assert river.way(downstream) is Crossing.UPSTREAM
+
+
+def test_lakes_are_crossed_by_ferry_and_roads_not_by_raft(board: Board) -> None:
+    for c in board.connections.values():
+        ways = {c.way(c.a), c.way(c.b)}
+        assert ways == ({Crossing.LAKE} if c.terrain is Terrain.LAKE else {None} if c.is_road else ways)
 
 
 def test_every_river_segment_is_listed(board: Board) -> None:

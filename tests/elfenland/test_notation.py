@@ -350,6 +350,7 @@ def test_parse_connection_examples(text: str, cid: str) -> None:
         ("ELV-BEA:q", r"^bad terrain letter 'q' in connection 'ELV-BEA:q'; use p f d m r l$"),
         ("ELV", r"^connection 'ELV' must name two towns"),
         ("ELV-Virts", r"^unknown town 'Virts'; did you mean 'Virst'\?$"),
+        ("lap-Lapphalya", r"^connection 'lap-Lapphalya' names Lapphalya twice: a connection joins two towns"),
     ],
 )
 def test_bad_connections(text: str, message: str) -> None:

@@ -17,15 +17,15 @@ from planner.elfenland.rules import (
     DECK,
     HAND_SIZE,
     KEEP_LIMIT,
+    MOST_RAFTS,
     OBSTACLE_EXTRA,
     OBSTACLES,
-    RAFT_DOWNSTREAM,
-    RAFT_LAKE,
-    RAFT_UPSTREAM,
+    RAFT_COSTS,
     RULE_OPTIONS,
     TRANSPORTS,
     Caravan,
     CaravanWhen,
+    Crossing,
     HomeDistance,
     Rules,
     Terrain,
@@ -82,7 +82,8 @@ def test_no_counter_travels_water(transport: Transport, terrain: Terrain) -> Non
 
 
 def test_raft_costs() -> None:
-    assert (RAFT_DOWNSTREAM, RAFT_UPSTREAM, RAFT_LAKE) == (1, 2, 2)
+    assert RAFT_COSTS == {Crossing.DOWNSTREAM: 1, Crossing.UPSTREAM: 2, Crossing.LAKE: 2}
+    assert MOST_RAFTS == 2
     assert OBSTACLE_EXTRA == 1
     assert CARAVAN_BASE == 3
 

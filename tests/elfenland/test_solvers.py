@@ -16,14 +16,15 @@ import strategies
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from planner.common.limits import Limit, Status
+from planner.common.limits import Budget, Limit, Status
 from planner.common.threads import cores
-from planner.elfenland import solvers
+from planner.elfenland.cards import start_cards
 from planner.elfenland.generate import random_position
 from planner.elfenland.plan import Plan, Step, verify
 from planner.elfenland.position import Position
 from planner.elfenland.rules import Rules
 from planner.elfenland.solvers import solve
+from planner.elfenland.solvers.auto import TEAM, Team, portfolio, race, run_cpsat
 from planner.elfenland.solvers.common import Move, Solution, assemble
 from planner.elfenland.solvers.search import beam_route, solve_search
 from planner.errors import NotationError
@@ -211,10 +212,16 @@ def test_auto_runs_cpsat_on_every_core_for_a_puzzle_and_proves() -> None:
     assert _solver_threads() == []  # the slower run was stopped and waited for
 
 
+def _portfolio(position: Position, team: Team, *, seed: int = 0, stop: threading.Event | None = None,
+               **options: Any) -> Solution:
+    """The puzzle portfolio of ``solve(position)``, with ``team`` (fakes and spies) to call on."""
+    return portfolio(position, alternatives=1, budget=Budget(Limit(time=30), stop), seed=seed, joint=False,
+                     team=team, **options)
+
+
 @pytest.mark.slow
-def test_a_puzzle_on_one_core_runs_one_cpsat(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(solvers, "cores", lambda: 1)
-    auto = solve(PUZZLE, limit=Limit(time=30), seed=5)
+def test_a_puzzle_on_one_core_runs_one_cpsat() -> None:
+    auto = _portfolio(PUZZLE, Team(cores=lambda: 1), seed=5)
     assert auto.proven and auto.stats["portfolio"]["seeds"] == [5]
 
 
@@ -249,38 +256,31 @@ def test_the_beam_route_is_legal_and_never_beats_the_optimum(strict: bool) -> No
 
 @pytest.mark.slow
 @pytest.mark.parametrize("beam_wins", [True, False])
-def test_a_puzzle_starts_cpsat_from_the_better_of_the_glance_and_the_beam(monkeypatch: pytest.MonkeyPatch,
-                                                                          beam_wins: bool) -> None:
-    monkeypatch.setattr(solvers, "PUZZLE_START_NODES", 1024)
+def test_a_puzzle_starts_cpsat_from_the_better_of_the_glance_and_the_beam(beam_wins: bool) -> None:
     glance = solve(PUZZLE, solver="search", limit=Limit(nodes=1024)).plan
     best = solve(PUZZLE, solver="cpsat", limit=Limit(time=30)).plan
     assert glance.value < best.value  # else this puzzle cannot tell the two starts apart
     beamed = best if beam_wins else assemble(PUZZLE, [], proven=False, solver="search")
-    monkeypatch.setattr(solvers, "beam_route", lambda position, width: beamed)
     hints: list[Plan] = []
-    real = solvers._cpsat
 
     def spy(position: Position, **kwargs: Any) -> Solution:
         hints.append(kwargs["hint"])
-        return real(position, **kwargs)
+        return run_cpsat(position, **kwargs)
 
-    monkeypatch.setattr(solvers, "_cpsat", spy)
-    auto = solve(PUZZLE, limit=Limit(time=30))
+    auto = _portfolio(PUZZLE, Team(cpsat=spy, beam=lambda position, width: beamed), glance_nodes=1024)
     assert auto.proven and auto.plan.value == best.value
     assert auto.stats["portfolio"]["start_by"] == ("beam" if beam_wins else "search")
     assert hints and all(h.value == (best if beam_wins else glance).value for h in hints)
 
 
-def test_a_stop_while_a_puzzles_cpsat_runs_stops_every_run(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_stop_while_a_puzzles_cpsat_runs_stops_every_run() -> None:
     stop = threading.Event()
-    cpsat = solvers._cpsat
 
-    def stopped(*args: Any, **kwargs: Any) -> Solution:
+    def stopped(position: Position, **kwargs: Any) -> Solution:
         stop.set()  # the caller stops the solve while the runs start
-        return cpsat(*args, **kwargs)
+        return run_cpsat(position, **kwargs)
 
-    monkeypatch.setattr(solvers, "_cpsat", stopped)
-    solution = solve(PUZZLE, limit=Limit(time=30), stop=stop)
+    solution = _portfolio(PUZZLE, Team(cpsat=stopped), stop=stop)
     assert solution.status is Status.STOPPED and not solution.proven
     verify(PUZZLE, solution.plan.steps)
     assert solution.bound >= solution.plan.score
@@ -357,35 +357,34 @@ def _crash(*args: object, **kwargs: object) -> Solution:
     raise RuntimeError("boom")
 
 
-def test_a_crash_in_a_puzzles_cpsat_run_reaches_the_caller(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(solvers, "_cpsat", _crash)
+def test_a_crash_in_a_puzzles_cpsat_run_reaches_the_caller() -> None:
     with pytest.raises(RuntimeError, match="boom"):
-        solve(PUZZLE, limit=Limit(time=30))
+        _portfolio(PUZZLE, Team(cpsat=_crash))
     assert _solver_threads() == []
 
 
-def _race_from_the_first_poll(monkeypatch: pytest.MonkeyPatch) -> Position:
-    """A 12-card dense position whose search takes over 1024 nodes, with CP-SAT joining at the first poll."""
-    monkeypatch.setattr(solvers, "AUTO_SEARCH_BUDGET", 0.0)
-    return random_position(random.Random(11), cards=12, counters=35)
+RACED = random_position(random.Random(11), cards=12, counters=35)
+"""A 12-card dense position whose search takes over 1024 nodes (so it polls, and CP-SAT can join)."""
 
 
-def test_the_race_leaves_no_cpsat_thread_running(monkeypatch: pytest.MonkeyPatch) -> None:
+def _race_from_the_first_poll(team: Team = TEAM) -> Solution:
+    """The race of ``solve(RACED)`` with CP-SAT joining at the search's first poll, and ``team`` to call on."""
+    return race(RACED, alternatives=1, budget=Budget(Limit(time=30)), seed=0, joint=False, team=team,
+                search_alone=0.0)
+
+
+def test_the_race_leaves_no_cpsat_thread_running() -> None:
     # A process that exits while CP-SAT's C++ threads still run aborts: whoever wins, solve() waits for CP-SAT.
-    position = _race_from_the_first_poll(monkeypatch)
-    auto = solve(position, limit=Limit(time=30))
+    auto = _race_from_the_first_poll()
     assert "race" in auto.stats and auto.proven
     assert _solver_threads() == []
 
 
-def _search_that_fails_once_cpsat_runs(monkeypatch: pytest.MonkeyPatch, error: BaseException) -> None:
+def _search_that_fails_once_cpsat_runs(error: BaseException) -> Team:
     """The race's search raises ``error`` at its first look after CP-SAT has started (a bug, or Ctrl-C)."""
-    real = solve_search
 
     def failing(position: Position, **kwargs: Any) -> Solution:
-        poll = kwargs.get("interrupt")
-        if poll is None:
-            return real(position, **kwargs)
+        poll = kwargs["interrupt"]
 
         def poll_then_fail(nodes: int, best_moves: Callable[[], tuple[Move, ...]]) -> bool:
             poll(nodes, best_moves)
@@ -393,44 +392,36 @@ def _search_that_fails_once_cpsat_runs(monkeypatch: pytest.MonkeyPatch, error: B
                 raise error
             return False
 
-        return real(position, **{**kwargs, "interrupt": poll_then_fail})
+        return solve_search(position, **{**kwargs, "interrupt": poll_then_fail})
 
-    monkeypatch.setattr(solvers, "solve_search", failing)
+    return Team(search=failing)
 
 
 @pytest.mark.parametrize("error", [KeyboardInterrupt(), RuntimeError("a bug in the search")])
-def test_a_race_cut_short_leaves_no_cpsat_thread_running(monkeypatch: pytest.MonkeyPatch,
-                                                         error: BaseException) -> None:
+def test_a_race_cut_short_leaves_no_cpsat_thread_running(error: BaseException) -> None:
     # An exception in the search while CP-SAT runs goes up, and CP-SAT does not outlive it.
-    position = _race_from_the_first_poll(monkeypatch)
-    _search_that_fails_once_cpsat_runs(monkeypatch, error)
     with pytest.raises(type(error)):
-        solve(position, limit=Limit(time=30))
+        _race_from_the_first_poll(_search_that_fails_once_cpsat_runs(error))
     assert _solver_threads() == []
 
 
-def test_a_crash_in_cpsats_thread_reaches_the_caller(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_crash_in_cpsats_thread_reaches_the_caller() -> None:
     # A bug in CP-SAT's thread is raised by solve(), not printed by the thread and lost, whoever wins.
-    monkeypatch.setattr(solvers, "_cpsat", _crash)
     with pytest.raises(RuntimeError, match="boom"):
-        solve(_race_from_the_first_poll(monkeypatch), limit=Limit(time=30))
+        _race_from_the_first_poll(Team(cpsat=_crash))
 
 
-def test_the_race_imports_ortools_in_the_calling_thread(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_race_imports_ortools_in_the_calling_thread() -> None:
     # Imported from CP-SAT's thread beside the busy search, the import crawls (seconds instead of half of one).
-    import threading
-
-    from planner.elfenland.solvers import cpsat
+    from planner.elfenland.solvers.auto import load_ortools
 
     importers = []
-    load = cpsat.load_ortools
 
     def recording_load() -> object:
         importers.append(threading.current_thread())
-        return load()
+        return load_ortools()
 
-    monkeypatch.setattr(cpsat, "load_ortools", recording_load)
-    solve(_race_from_the_first_poll(monkeypatch), limit=Limit(time=30))
+    _race_from_the_first_poll(Team(load_ortools=recording_load))
     assert importers[0] is threading.main_thread()  # CP-SAT's own later call finds it imported
 
 
@@ -448,15 +439,15 @@ def _bound_prunes_on_the_way(position: Position, steps: tuple[Step, ...], ceilin
     state.ceiling = ceiling
     index = {code: i for i, code in enumerate(state.codes)}
     town, mask, new = state.start, 0, 0
-    cards = search._pack(position.hand.counts, len(position.hand))
+    cards = start_cards(position)
     cut = []
     for n, step in enumerate(steps):
         if state._prunable(town, new, mask, cards, 0):
             cut.append(n)
-        option = next(o for o in state.options[town]
-                      if o.to == index[step.to] and o.connection == step.connection and o.pay is step.pay)
-        cards -= option.delta
-        town = option.to
+        to, way = next((to, way) for to, way, _ in state.options[town]
+                       if to == index[step.to] and way.connection == step.connection and way.pay is step.pay)
+        cards -= way.delta
+        town = to
         if state.bit[town] and not mask & state.bit[town]:
             new += 1
             mask |= state.bit[town]
@@ -489,21 +480,16 @@ def test_the_bound_keeps_a_town_only_the_first_step_reaches() -> None:
 
 
 @pytest.mark.parametrize(("stats", "label"), [({}, "search"), ({"ceiling": 7}, "search+cpsat")])
-def test_a_search_proof_that_leaned_on_cpsat_says_so(monkeypatch: pytest.MonkeyPatch, stats: dict[str, int],
-                                                     label: str) -> None:
+def test_a_search_proof_that_leaned_on_cpsat_says_so(stats: dict[str, int], label: str) -> None:
     # The race's search proves after CP-SAT has started; its label says whether the proof used CP-SAT's bound.
     import dataclasses
 
-    position = _race_from_the_first_poll(monkeypatch)
-    real = solve_search
-
     def searched(position: Position, **kwargs: Any) -> Solution:
-        result = real(position, **kwargs)
+        result = solve_search(position, **kwargs)
         kwargs["interrupt"](1024, lambda: result.plan.steps and ())  # CP-SAT starts at this look
         return dataclasses.replace(result, status=Status.OPTIMAL, stats=dict(stats))
 
-    monkeypatch.setattr(solvers, "solve_search", searched)
-    auto = solve(position, limit=Limit(time=30))
+    auto = _race_from_the_first_poll(Team(search=searched))
     assert auto.solver == label
     assert _solver_threads() == []
 

@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from planner.elfenland.board import Terrain
 from planner.elfenland.plan import Pay, Step
 from planner.elfenland.position import Hand, Position, Tile
-from planner.elfenland.rules import RAFT_DOWNSTREAM, RAFT_LAKE, RAFT_UPSTREAM, TRANSPORTS, Transport, counter_cost
+from planner.elfenland.rules import RAFT_COSTS, TRANSPORTS, Crossing, Transport, counter_cost
 
 Value = tuple[int, int]
 """(score, -cards spent): larger is better."""
@@ -55,11 +55,11 @@ def payments(position: Position, town: str, hand: tuple[int, ...]) -> Iterator[S
                 yield Step(town, to, connection.id, Pay.CARAVAN, Hand(cards))
         else:
             if connection.terrain is Terrain.LAKE:
-                rafts = RAFT_LAKE
+                rafts = RAFT_COSTS[Crossing.LAKE]
             elif connection.downstream_to == to:
-                rafts = RAFT_DOWNSTREAM
+                rafts = RAFT_COSTS[Crossing.DOWNSTREAM]
             else:
-                rafts = RAFT_UPSTREAM
+                rafts = RAFT_COSTS[Crossing.UPSTREAM]
             if hand[TRANSPORTS.index(Transport.RAFT)] >= rafts:
                 yield Step(town, to, connection.id, Pay.RAFT, Hand.from_counts({Transport.RAFT: rafts}))
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -12,7 +13,10 @@ from planner.elfenland.position import Hand, Position, Tile
 from planner.elfenland.rules import Transport
 from planner.errors import IllegalPlacementError, IllegalStepError, SolverError
 
-__all__ = ["Move", "Solution", "assemble", "plan_key", "stay"]
+__all__ = ["MAX_SEED", "Move", "Solution", "assemble", "plan_key", "stay"]
+
+MAX_SEED = 2**31 - 1
+"""The largest seed: CP-SAT's is a 32-bit signed integer (a portfolio's further runs wrap around)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,7 +78,8 @@ class Solution:
     solver: str
     elapsed: float
     """Wall-clock seconds spent solving."""
-    stats: dict[str, Any] = field(default_factory=dict)
+    stats: Mapping[str, Any] = field(default_factory=dict)
+    """How the solve went (nodes, CP-SAT's phases, the race's or the portfolio's), built complete: read only."""
 
     @property
     def plan(self) -> Plan:

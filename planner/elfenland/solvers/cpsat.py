@@ -21,7 +21,7 @@ from planner.common.limits import Budget, Limit, StopLike
 from planner.common.threads import Workers
 from planner.elfenland.plan import Plan
 from planner.elfenland.position import Position
-from planner.elfenland.solvers.common import Solution
+from planner.elfenland.solvers.common import MAX_SEED, Solution
 from planner.elfenland.solvers.cpsat_model import SOLVER_NAME, RouteModel, load_ortools
 from planner.elfenland.solvers.network import build_network, strict_rule_bites
 from planner.errors import IllegalPlacementError, IllegalStepError, SolverError, UnsupportedError
@@ -32,8 +32,6 @@ logger = logging.getLogger(__name__)
 
 FIRST_PHASE_SHARE = 0.75
 """Share of the remaining time the points phase may use, so the cards phase always gets some."""
-MAX_SEED = 2**31 - 1
-"""CP-SAT's random seed is a 32-bit signed integer."""
 
 
 

@@ -27,85 +27,50 @@ Modelling assumptions (guarded by the solver-agreement tests):
 
 from __future__ import annotations
 
-import functools
-import itertools
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from planner.common.limits import Budget, Limit
-from planner.elfenland.board import load_board
-from planner.elfenland.keep import card_values
-from planner.elfenland.plan import Pay, Plan
-from planner.elfenland.position import Hand, Position, Tile
-from planner.elfenland.rules import COUNTER_TRANSPORTS, TRANSPORTS, Rules, Transport, can_carry, counter_cost, raft_cost
+from planner.elfenland.cards import (
+    BUDGET,
+    FIELD,
+    GUARDS,
+    SUPPLY,
+    WIDTH,
+    Way,
+    board_ways,
+    capped,
+    packed,
+    pay,
+    placing_ways,
+)
+from planner.elfenland.plan import Plan
+from planner.elfenland.position import Hand, Position
+from planner.elfenland.rules import COUNTER_TRANSPORTS, TRANSPORTS, can_carry
 from planner.elfenland.solvers.common import Move, Solution, assemble
 
-_RAFT = TRANSPORTS.index(Transport.RAFT)
 _NO_LIMIT = 1 << 62
-_ANY = -1  # card index of a caravan's any-card payment
-
-
-# Cards left are packed in one integer, eight bits per field: fields 0..6 hold the cards of each type not yet
-# paid to counters or rafts (h), field 7 the budget of cards not yet committed at all (s), fields 8..13 the
-# counters of each land transport left in the supply. Bit 7 of every field is kept clear, so "a >= b in every
-# field" is one subtraction: ((a | GUARD) - b) & GUARD == GUARD.
-_BITS = 8
-_FIELD = (1 << _BITS) - 1
-_BUDGET = len(TRANSPORTS) * _BITS
-_SUPPLY = _BUDGET + _BITS
-"""Shift of the supply's first field; the field of counter type ``i`` is at ``_SUPPLY + i * _BITS``."""
-_GUARD = sum(1 << (i * _BITS + _BITS - 1) for i in range(len(TRANSPORTS) + 1 + len(COUNTER_TRANSPORTS)))
+_ANY = -1
+"""In the bound's ways into a town: a caravan's (any cards), where the others name their card's field."""
 _PLACED_BITS = 3
 """Bits per road in the placed-roads integer: 0 for none, else 1 + the index of the counter placed there."""
 
-
-def _pack(h: tuple[int, ...], s: int, supply: tuple[int, ...] = ()) -> int:
-    packed = s << _BUDGET
-    for i, n in enumerate(h):
-        packed |= n << (i * _BITS)
-    for i, n in enumerate(supply):
-        packed |= n << (_SUPPLY + i * _BITS)
-    return packed
+_Option = tuple[int, Way, int]
+"""One way out of a town as the search takes it: the index of the town it goes to, the way, and what taking it
+adds to the placed-roads integer (the counter it places, if any, in its road's field)."""
+_Taken = tuple[Way, Hand | None]
+"""One step of the walk: the way taken and the exact cards paid (None: a caravan's, chosen at the end)."""
 
 
-def _unpack(packed: int) -> tuple[tuple[int, ...], int]:
-    return tuple((packed >> (i * _BITS)) & _FIELD for i in range(len(TRANSPORTS))), (packed >> _BUDGET) & _FIELD
+def _price(option: _Option) -> int:
+    return option[1].count
 
 
-@dataclass(frozen=True, slots=True)
-class _Option:
-    """One way to take one step from a town."""
-
-    to: int
-    connection: str
-    pay: Pay
-    card: int
-    """Index of the card type paid, or _ANY for a caravan."""
-    count: int
-    strict_card: int = _ANY
-    """For caravans under the strict rule: the counter's card type and cost that must be unaffordable."""
-    strict_cost: int = 0
-    delta: int = 0
-    """What paying this option takes off the packed cards (the chosen type, if any, and the budget)."""
-    paid: Hand | None = None
-    """The exact cards paid (None for a caravan under the default rule: chosen at the end)."""
-    place: int = _ANY
-    """For a step onto an empty road: the index of the counter placed there first (taken from the supply)."""
-    placed: int = 0
-    """What placing the counter adds to the placed-roads integer (its road's field)."""
-
-    @classmethod
-    def make(cls, to: int, connection: str, pay: Pay, card: int, count: int, strict_card: int = _ANY,
-             strict_cost: int = 0, *, place: int = _ANY, road: int = 0) -> _Option:
-        supply = (1 << (_SUPPLY + place * _BITS)) if place != _ANY else 0
-        placed = (place + 1) << (road * _PLACED_BITS) if place != _ANY else 0
-        if card == _ANY:
-            return cls(to, connection, pay, card, count, strict_card, strict_cost, (count << _BUDGET) | supply,
-                       None, place, placed)
-        paid = Hand(tuple(count if i == card else 0 for i in range(len(TRANSPORTS))))
-        return cls(to, connection, pay, card, count, strict_card, strict_cost,
-                   (count << _BUDGET) | (count << (card * _BITS)) | supply, paid, place, placed)
+def _moves(steps: tuple[_Taken, ...]) -> tuple[Move, ...]:
+    """The solver moves of the steps taken (built only for the routes kept, not at every node)."""
+    return tuple(Move(way.frm, way.to, way.connection, way.pay, paid, way.count,
+                      None if way.place is None else COUNTER_TRANSPORTS[way.place]) for way, paid in steps)
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,38 +82,6 @@ class _EmptyRoad:
     """The road's field in the placed-roads integer."""
     fresh: dict[int, tuple[_Option, ...]]
     placed: dict[int, tuple[_Option, ...]]
-
-
-@functools.lru_cache(maxsize=64)
-def _board_options(tiles: tuple[Tile, ...], rules: Rules, size: int) -> tuple[tuple[_Option, ...], ...]:
-    """Every way to take one step from each town (by town index) on this board, for hands of ``size`` cards.
-
-    Cached: advice solves the same board for many hands (sampled opponent hands, what-ifs), and building the
-    options is a good part of a small solve. The last 64 boards only (the keep advice's 30 sampled next rounds
-    fit): 256 held some 50,000 objects, and the collector's sweeps over them cost a real-game solve 15-20 ms now
-    and then.
-    """
-    board = load_board()
-    index = {code: i for i, code in enumerate(board.towns)}
-    tile_of = {t.road: t for t in tiles}
-    options: list[list[_Option]] = [[] for _ in board.towns]
-    for c in board.connections.values():
-        for frm, to in ((c.a, c.b), (c.b, c.a)):
-            here = options[index[frm]]
-            if not c.is_road:
-                here.append(_Option.make(index[to], c.id, Pay.RAFT, _RAFT, raft_cost(c, frm)))
-                continue
-            tile = tile_of.get(c.id)
-            if tile is None or tile.transport is None:
-                continue
-            cost = counter_cost(tile.transport, c.terrain, obstacle=tile.obstacle)
-            assert cost is not None
-            card = TRANSPORTS.index(tile.transport)
-            here.append(_Option.make(index[to], c.id, Pay.COUNTER, card, cost))
-            price = rules.caravan_cost(cost, obstacle=tile.obstacle)
-            if price <= size:
-                here.append(_Option.make(index[to], c.id, Pay.CARAVAN, _ANY, price, card, cost))
-    return tuple(tuple(here) for here in options)
 
 
 #: Asked every 1024 nodes (with the node count and a way to get the best moves so far); true stops the search.
@@ -180,9 +113,13 @@ class _Search:
         self.penalty = [position.home_penalty(code) for code in self.codes]
         tiles = position.tile_map()
         size = len(position.hand)
-        options = _board_options(position.tiles, position.rules, size)
+        ways = board_ways(position.tiles, position.rules)
         hand = position.hand.counts
-        self.options = [[o for o in opts if o.card == _ANY or o.count <= hand[o.card]] for opts in options]
+        # Cheapest first (a stable sort: the board's order among equals), so the walk needs no sort per node.
+        self.options: list[list[_Option]] = [
+            sorted([(index[w.to], w, 0) for w in ways[code]
+                    if w.count <= size and (w.card is None or w.count <= hand[w.card])], key=_price)
+            for code in self.codes]
         # Empty roads the supply could open, per town.
         supply = position.supply.counts[:len(COUNTER_TRANSPORTS)] if joint else (0,) * len(COUNTER_TRANSPORTS)
         self.joint = any(supply)
@@ -194,29 +131,38 @@ class _Search:
                  for i, opts in enumerate(self.options)]
         into: dict[int, set[tuple[int, int]]] = {}
         for opts in reach:
-            for o in opts:
-                if self.bit[o.to]:
-                    into.setdefault(o.to, set()).add((o.card * _BITS if o.card != _ANY else _ANY, o.count))
-        self.entries: list[tuple[int, list[tuple[int, int]]]] = [
-            (self.bit[i], sorted(into[i], key=lambda w: w[1])) for i in range(len(self.codes)) if i in into]
+            for to, w, _ in opts:
+                if self.bit[to]:
+                    into.setdefault(to, set()).add((_ANY if w.card is None else w.card * WIDTH, w.count))
+        # By price, cheapest first: the towns each card field (or a caravan's any cards) enters at that price.
+        levels: dict[int, dict[int, int]] = {}
+        for to, entries in into.items():
+            for shift, count in entries:
+                towns = levels.setdefault(count, {})
+                towns[shift] = towns.get(shift, 0) | self.bit[to]
+        self.levels = [(count, levels[count].get(_ANY, 0),
+                        tuple((shift, towns) for shift, towns in levels[count].items() if shift != _ANY))
+                       for count in sorted(levels)]
+        """Per price, cheapest first: the towns a caravan enters at it, and those each card field enters at it."""
+        self.enterable = sum(self.bit[to] for to in into)
         # Collectable towns one step away, and the cheapest step, per town.
         self.near = [0] * len(self.codes)
         self.transit = [0] * len(self.codes)
         for i, opts in enumerate(reach):
-            for o in opts:
-                self.near[i] |= self.bit[o.to]
-            self.transit[i] = min((o.count for o in opts), default=0)
+            for to, _, _ in opts:
+                self.near[i] |= self.bit[to]
+            self.transit[i] = min((w.count for _, w, _ in opts), default=0)
         self.start = index[position.at]
         self.size = size
-        self.start_cards = _pack(hand, size, supply)
+        self.start_cards = packed(hand, size, supply)
         # Under the strict rule, the fields that must be equal for one state to dominate another: every counter
         # transport on the board (see the module docstring); none otherwise.
         on_board = {t.transport for t in position.tiles if t.transport is not None}
         on_board |= {t for t, n in zip(COUNTER_TRANSPORTS, supply, strict=False) if n}  # counters I may place
-        self.strict_mask = sum(_FIELD << (TRANSPORTS.index(t) * _BITS) for t in on_board) if self.strict else 0
+        self.strict_mask = sum(FIELD << (TRANSPORTS.index(t) * WIDTH) for t in on_board) if self.strict else 0
         # Results: best value per (collected, end) and the moves reaching it. A value is (score, -cards spent,
         # -counters placed).
-        self.found: dict[tuple[int, int], tuple[tuple[int, int, int], tuple[Move, ...]]] = {}
+        self.found: dict[tuple[int, int], tuple[tuple[int, int, int], tuple[_Taken, ...]]] = {}
         self.threshold: tuple[int, int, int] = (-(10**9), -(10**9), -(10**9))
         self.frontier: dict[tuple[int, int, int], list[int]] = {}
         self.nodes = 0
@@ -233,61 +179,64 @@ class _Search:
             types = [i for i, t in enumerate(COUNTER_TRANSPORTS) if supply[i] and can_carry(t, c.terrain)]
             if not types:
                 continue
-            for frm, to in ((c.a, c.b), (c.b, c.a)):
+            for frm in (c.a, c.b):
                 fresh: dict[int, tuple[_Option, ...]] = {}
                 placed: dict[int, tuple[_Option, ...]] = {}
                 for i in types:
-                    cost = counter_cost(COUNTER_TRANSPORTS[i], c.terrain)
-                    assert cost is not None
-                    price = position.rules.caravan_cost(cost, obstacle=False)
-                    for where, place in ((fresh, i), (placed, _ANY)):
-                        road = number if place != _ANY else 0
-                        ways = []
-                        if cost <= hand[i]:
-                            ways.append(_Option.make(index[to], c.id, Pay.COUNTER, i, cost, place=place, road=road))
-                        if price <= size:
-                            ways.append(_Option.make(index[to], c.id, Pay.CARAVAN, _ANY, price, i, cost, place=place,
-                                                     road=road))
-                        where[i] = tuple(ways)
+                    for where, place in ((fresh, True), (placed, False)):
+                        ways = placing_ways(c, frm, COUNTER_TRANSPORTS[i], position.rules, place=place)
+                        marks = (i + 1) << (number * _PLACED_BITS) if place else 0
+                        where[i] = tuple((index[w.to], w, marks) for w in ways
+                                         if w.count <= size and (w.card is None or w.count <= hand[w.card]))
                 self.empty[index[frm]].append(_EmptyRoad(number * _PLACED_BITS, fresh, placed))
 
     # -- the bound ---------------------------------------------------------------------------------------------
     def _optimistic(self, town: int, new: int, mask: int, cards: int) -> tuple[int, int]:
         """The most points any route on from this state can reach, and the fewest cards it then pays on top."""
-        s = (cards >> _BUDGET) & _FIELD
-        costs = []
-        for bit, ways in self.entries:
-            if mask & bit:
-                continue
-            for shift, count in ways:
-                if count > s:
-                    break
-                if shift == _ANY or (cards >> shift) & _FIELD >= count:
-                    costs.append(count)
-                    break
-        costs.sort()
+        s = (cards >> BUDGET) & FIELD
+        # Each uncollected town at the cheapest price the cards left can pay into it: how many at each price.
+        left = self.enterable & ~mask
+        priced = []
+        total = 0
+        for count, towns, entries in self.levels:
+            if count > s or not left:
+                break
+            for shift, into in entries:
+                if (cards >> shift) & FIELD >= count:
+                    towns |= into
+            towns &= left
+            if towns:
+                n = towns.bit_count()
+                priced.append((count, n))
+                total += n
+                left &= ~towns
         # Towns worth counting: all, or only up to the ceiling (no route scores above it).
-        wanted = len(costs) if self.ceiling is None else min(len(costs), max(0, self.ceiling - new))
+        wanted = total if self.ceiling is None else min(total, max(0, self.ceiling - new))
         extra, budget, needed = 0, s, 0
         if wanted and not self.near[town] & ~mask:
             # No uncollected town is one step away: a step that collects nothing comes first.
             budget -= self.transit[town]
             needed += self.transit[town]
-        for cost in costs[:wanted]:
-            if cost > budget:
+        for count, n in priced:
+            # The cheapest first, as many as are wanted and the budget pays for.
+            taken = min(n, wanted - extra, max(0, budget // count))
+            extra += taken
+            budget -= taken * count
+            needed += taken * count
+            if taken < n:
                 break
-            budget -= cost
-            needed += cost
-            extra += 1
         top = new + extra if self.ceiling is None else min(new + extra, self.ceiling)
         return top, needed
 
     def _prunable(self, town: int, new: int, mask: int, cards: int, placements: int) -> bool:
         best_score, best_neg_spent, best_neg_placed = self.threshold
+        # A cheaper bound first: one town per card left at most, and only towns some way enters.
+        if new + min((cards >> BUDGET) & FIELD, (self.enterable & ~mask).bit_count()) < best_score:
+            return True
         top, needed = self._optimistic(town, new, mask, cards)
         if top != best_score:
             return top < best_score
-        spent = self.size - ((cards >> _BUDGET) & _FIELD) + needed
+        spent = self.size - ((cards >> BUDGET) & FIELD) + needed
         if spent != -best_neg_spent:
             return spent > -best_neg_spent
         return placements >= -best_neg_placed  # placing more can only make it worse
@@ -298,7 +247,7 @@ class _Search:
         return top
 
     # -- results -------------------------------------------------------------------------------------------------
-    def _record(self, town: int, mask: int, new: int, s: int, placements: int, path: list[Move]) -> None:
+    def _record(self, town: int, mask: int, new: int, s: int, placements: int, path: list[_Taken]) -> None:
         value = (new - self.penalty[town], s - self.size, -placements)
         if value <= self.threshold:
             return
@@ -315,31 +264,28 @@ class _Search:
 
     def best_moves(self) -> tuple[Move, ...]:
         """The moves of the best route found so far."""
-        return max(self.found.values(), key=lambda item: item[0])[1] if self.found else ()
+        return _moves(max(self.found.values(), key=lambda item: item[0])[1]) if self.found else ()
 
     # -- the walk ------------------------------------------------------------------------------------------------
     def _dominated(self, town: int, mask: int, placed: int, cards: int) -> bool:
-        s = (cards >> _BUDGET) & _FIELD
-        if s < self.size:
-            # More cards of a type than the budget can never be spent: cap them, so more states compare.
-            for i in range(len(TRANSPORTS)):
-                shift = i * _BITS
-                n = (cards >> shift) & _FIELD
-                if n > s:
-                    cards -= (n - s) << shift
+        if (cards >> BUDGET) & FIELD < self.size:
+            cards = capped(cards)  # so that more states compare
         key = (town, mask, placed)
         seen = self.frontier.get(key)
         if seen is None:
             self.frontier[key] = [cards]
             return False
-        guarded = cards | _GUARD
+        guarded = cards | GUARDS
         strict_mask = self.strict_mask
         same = cards & strict_mask
+        beaten = False  # whether this state dominates one seen before, which then goes
         for other in seen:
-            if ((other | _GUARD) - cards) & _GUARD == _GUARD and other & strict_mask == same:
+            if ((other | GUARDS) - cards) & GUARDS == GUARDS and other & strict_mask == same:
                 return True
-        seen[:] = [other for other in seen
-                   if (guarded - other) & _GUARD != _GUARD or other & strict_mask != same]
+            beaten = beaten or ((guarded - other) & GUARDS == GUARDS and other & strict_mask == same)
+        if beaten:
+            seen[:] = [other for other in seen
+                       if (guarded - other) & GUARDS != GUARDS or other & strict_mask != same]
         seen.append(cards)
         return False
 
@@ -347,7 +293,7 @@ class _Search:
         self._visit(self.start, 0, 0, self.start_cards, 0, 0, [])
 
     def _visit(self, town: int, mask: int, new: int, cards: int, placed: int, placements: int,
-               path: list[Move]) -> None:
+               path: list[_Taken]) -> None:
         self.nodes += 1
         if self.nodes > self.node_limit:
             raise SearchTimeout
@@ -357,31 +303,35 @@ class _Search:
                 raise SearchTimeout
             if self.ceiling_source is not None:
                 self.ceiling = self.ceiling_source()
-        s = (cards >> _BUDGET) & _FIELD
+        s = (cards >> BUDGET) & FIELD
         self._record(town, mask, new, s, placements, path)
         if s == 0 or self._prunable(town, new, mask, cards, placements):
             return
-        children: list[tuple[int, int, int, int, int, int, _Option, Hand | None]] = []
+        # Children in the order: collecting a town first, then the cheapest, then the board's order (the options
+        # are sorted by price; with empty roads too, sorted here).
         bits = self.bit
+        strict = self.strict
         options = self.options[town]
         if self.empty[town]:
-            options = [*options, *self._empty_options(town, cards, placed)]
+            options = sorted([*options, *self._empty_options(town, cards, placed)], key=_price)
+        collecting: list[tuple[_Option, tuple[tuple[int, Hand | None], ...]]] = []
+        passing: list[tuple[_Option, tuple[tuple[int, Hand | None], ...]]] = []
         for option in options:
-            to = option.to
-            gain = 1 if bits[to] and not mask & bits[to] else 0
-            for child, cards_paid in self._payments(option, cards, s):
-                children.append((-gain, option.count, len(children), to, gain, child, option, cards_paid))
-        children.sort()
-        code = self.codes[town]
-        for _, _, _, to, gain, child, option, cards_paid in children:
-            child_mask = mask | bits[to] if gain else mask
-            child_placed = placed | option.placed
-            if self._dominated(to, child_mask, child_placed, child):
-                continue
-            place = COUNTER_TRANSPORTS[option.place] if option.place != _ANY else None
-            path.append(Move(code, self.codes[to], option.connection, option.pay, cards_paid, option.count, place))
-            self._visit(to, child_mask, new + gain, child, child_placed, placements + (place is not None), path)
-            path.pop()
+            paid = pay(option[1], cards, strict=strict)
+            if paid:
+                bit = bits[option[0]]
+                (collecting if bit and not mask & bit else passing).append((option, paid))
+        dominated, visit = self._dominated, self._visit
+        for gain, chosen in ((1, collecting), (0, passing)):
+            for (to, way, marks), paid in chosen:
+                child_mask = mask | bits[to] if gain else mask
+                child_placed = placed | marks
+                for child, cards_paid in paid:
+                    if dominated(to, child_mask, child_placed, child):
+                        continue
+                    path.append((way, cards_paid))
+                    visit(to, child_mask, new + gain, child, child_placed, placements + (way.place is not None), path)
+                    path.pop()
 
     def _empty_options(self, town: int, cards: int, placed: int) -> list[_Option]:
         """The options of the empty roads out of ``town``: the placed counter's if I placed one there, else those
@@ -393,43 +343,9 @@ class _Search:
                 found.extend(road.placed[code - 1])
                 continue
             for i, ways in road.fresh.items():
-                if (cards >> (_SUPPLY + i * _BITS)) & _FIELD:
+                if (cards >> (SUPPLY + i * WIDTH)) & FIELD:
                     found.extend(ways)
         return found
-
-    def _payments(self, option: _Option, cards: int, s: int) -> list[tuple[int, Hand | None]]:
-        count = option.count
-        if count > s:
-            return []
-        if option.card != _ANY:
-            if (cards >> (option.card * _BITS)) & _FIELD < count:
-                return []
-            return [(cards - option.delta, option.paid)]
-        if not self.strict:
-            return [(cards - option.delta, None)]
-        h, _ = _unpack(cards)
-        if h[option.strict_card] >= option.strict_cost:
-            return []
-        # Strict rule: the hand is exact (h sums to s), so branch over which cards the caravan takes.
-        return [(cards - option.delta - _pack(combo, 0), Hand(combo)) for combo in _sub_multisets(h, count)]
-
-
-def _sub_multisets(h: tuple[int, ...], count: int) -> list[tuple[int, ...]]:
-    """Every way to take ``count`` cards from the hand ``h`` (as count vectors), least valuable first.
-
-    The order matters: among equally good routes the search keeps the first it finds, so caravans then pay
-    with the cards the keep rule values least.
-    """
-    result = []
-    for combo in itertools.combinations_with_replacement(range(len(h)), count):
-        taken = [0] * len(h)
-        for i in combo:
-            taken[i] += 1
-        if all(t <= n for t, n in zip(taken, h, strict=True)):
-            result.append(tuple(taken))
-    values = [card_values()[t] for t in TRANSPORTS]
-    result.sort(key=lambda taken: sum(n * v for n, v in zip(taken, values, strict=True)))
-    return result
 
 
 def beam_route(position: Position, width: int) -> Plan:
@@ -445,32 +361,31 @@ def beam_route(position: Position, width: int) -> Plan:
         SolverError: the route failed the verifier (a bug).
     """
     search = _Search(position, alternatives=1, budget=None)
-    codes = search.codes
-    Trail = tuple[tuple[int, _Option, Hand | None], Any] | None  # the steps so far, last first
+    Trail = tuple[tuple[Way, Hand | None], Any] | None  # the steps so far, last first
     layer: list[tuple[int, int, int, int, Trail]] = [(search.start, 0, 0, search.start_cards, None)]
     best: tuple[tuple[int, int], Trail] = ((-(10**9), 0), None)
     while layer:
         kept: dict[tuple[int, int], tuple[int, int, int, int, Trail]] = {}
         for town, mask, new, cards, trail in layer:
-            s = (cards >> _BUDGET) & _FIELD
+            s = (cards >> BUDGET) & FIELD
             value = (new - search.penalty[town], s - search.size)
             if value > best[0]:
                 best = (value, trail)
-            for option in search.options[town]:
-                bit = search.bit[option.to]
+            for to, way, _ in search.options[town]:
+                bit = search.bit[to]
                 gain = 1 if bit and not mask & bit else 0
-                key = (option.to, mask | bit)
-                for child, paid in search._payments(option, cards, s):
+                key = (to, mask | bit)
+                for child, paid in pay(way, cards, strict=search.strict):
                     old = kept.get(key)
-                    if old is None or (old[3] >> _BUDGET) & _FIELD < (child >> _BUDGET) & _FIELD:
-                        kept[key] = (option.to, mask | bit, new + gain, child, ((town, option, paid), trail))
-        layer = sorted(kept.values(), key=lambda state: (state[2], (state[3] >> _BUDGET) & _FIELD),
+                    if old is None or (old[3] >> BUDGET) & FIELD < (child >> BUDGET) & FIELD:
+                        kept[key] = (to, mask | bit, new + gain, child, ((way, paid), trail))
+        layer = sorted(kept.values(), key=lambda state: (state[2], (state[3] >> BUDGET) & FIELD),
                        reverse=True)[:width]
     moves = []
     trail = best[1]
     while trail is not None:
-        (town, option, paid), trail = trail
-        moves.append(Move(codes[town], codes[option.to], option.connection, option.pay, paid, option.count))
+        (way, paid), trail = trail
+        moves.append(Move(way.frm, way.to, way.connection, way.pay, paid, way.count))
     moves.reverse()
     return assemble(position, moves, proven=False, solver="search")
 
@@ -491,8 +406,8 @@ def best_value(position: Position, *, limit: Limit | None = None, joint: bool = 
     search = _Search(position, alternatives=1, budget=Budget(limit or Limit()), joint=joint)
     search.ceiling = ceiling
     search.run()
-    (score, neg_spent, _), moves = max(search.found.values(), key=lambda item: item[0])
-    return (score, neg_spent), frozenset(move.connection for move in moves)
+    (score, neg_spent, _), steps = max(search.found.values(), key=lambda item: item[0])
+    return (score, neg_spent), frozenset(way.connection for way, _ in steps)
 
 
 def solve_search(position: Position, *, alternatives: int = 1, limit: Limit | None = None,
@@ -521,7 +436,7 @@ def solve_search(position: Position, *, alternatives: int = 1, limit: Limit | No
     except SearchTimeout:
         proven = False
     ranked = sorted(search.found.values(), key=lambda item: item[0], reverse=True)
-    plans = tuple(assemble(position, list(moves), proven=proven, solver="search") for _, moves in ranked)
+    plans = tuple(assemble(position, _moves(steps), proven=proven, solver="search") for _, steps in ranked)
     stats: dict[str, Any] = {"nodes": search.nodes, "states": sum(len(v) for v in search.frontier.values())}
     if search.ceiling is not None:
         stats["ceiling"] = search.ceiling  # the proof leans on this bound too
