@@ -6,7 +6,7 @@ imports resolved.
 
 - Every import counts, wherever it stands. Inside a function it runs too, only later: a circle closed by a lazy
   import works by the accident of which module loads first, and a lazy import is exactly where a circle hides
-  (``errors`` ↔ ``common.problems`` is one). Under ``if TYPE_CHECKING:`` it never runs, but the module still
+  (``errors`` ↔ ``common.problems`` was one). Under ``if TYPE_CHECKING:`` it never runs, but the module still
   depends on the other to be read and checked: ``table.rounds`` named ``table.changes``' ``Change`` that way while
   ``changes`` imported ``rounds``, the circle this test was written for.
 - Importing ``a.b.c`` also runs the packages ``a`` and ``a.b``; those implicit edges are left out (every module
@@ -18,12 +18,7 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-import pytest
-
 PACKAGE = Path(__file__).resolve().parents[1] / "planner"
-
-KNOWN = frozenset({"planner.errors", "planner.common.problems"})
-"""The one circle another branch of issue 19 breaks (helper C's): expected to fail until that branch is merged."""
 
 Graph = dict[str, set[str]]
 
@@ -110,10 +105,6 @@ def _circle(graph: Graph, group: set[str]) -> list[str]:
     raise AssertionError(f"no circle through {sorted(group)}")  # a strongly connected group always has one
 
 
-def _without_known(graph: Graph) -> Graph:
-    return {name: {t for t in targets if not (name in KNOWN and t in KNOWN)} for name, targets in graph.items()}
-
-
 def test_the_graph_sees_lazy_and_type_checking_imports() -> None:
     graph = import_graph()
     assert "planner.elfenland.advice.keeping" in graph["planner.cli.route"]  # imported inside _keep
@@ -129,12 +120,5 @@ def test_circles_are_found_and_named() -> None:
 
 
 def test_no_import_circles() -> None:
-    found = circles(_without_known(import_graph()))
+    found = circles(import_graph())
     assert not found, "import circles: " + "; ".join(" → ".join(circle) for circle in found)
-
-
-@pytest.mark.xfail(strict=False, reason="planner.errors ↔ planner.common.problems: broken on helper C's branch")
-def test_errors_and_problems_do_not_import_each_other() -> None:
-    graph = import_graph()
-    found = [c for c in circles({name: graph[name] & KNOWN for name in KNOWN}) if set(c) <= KNOWN]
-    assert not found, "import circle: " + " → ".join(found[0])
