@@ -134,7 +134,7 @@ def test_every_page_with_commands_has_them_run() -> None:
     assert {page for page, _ in console_lines()} >= {"README.md", "cli.md", "learning.md", "expedition.md"}
 
 
-@pytest.mark.parametrize(("page", "line"), console_lines())
+@pytest.mark.parametrize(("page", "line"), console_lines(), ids=[f"{page}: {line}" for page, line in console_lines()])
 def test_console_examples_run(page: str, line: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     command, _, here = line.partition(" <<< ")  # a here-string feeds standard input, as bash would
     stdin = here_string(here) if here else None
