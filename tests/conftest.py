@@ -9,8 +9,9 @@ Profiles (pick one with the ``HYPOTHESIS_PROFILE`` environment variable, default
 
 Both use ``deadline=None``: solver and verifier timings vary too much between machines for per-example deadlines.
 
-Lanes: ``python -m pytest -q`` runs the quick default lane (tests marked ``slow`` are skipped); ``--slow`` runs
-every test, the slow sweeps included (what CI runs, as the README says).
+Lanes: ``python -m pytest -q -n auto`` (the README's test command) runs the quick default lane, tests marked ``slow``
+skipped; ``--slow -m slow`` runs the slow lane alone (CI runs both); ``--slow`` runs every test. Under pytest-xdist
+each worker loads the same profile, so the ``ci`` profile gives every worker the same examples.
 """
 
 from __future__ import annotations

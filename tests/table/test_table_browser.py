@@ -3,8 +3,8 @@
 Each test serves its own table on the loopback and taps the page as a player would: a road and its counter, the
 hand, a town, undo, the share link, an illegal change shown where it was made, a second phone updated live, and
 the phases of a round: take a counter, place the advised one, the regrets, the obstacle, what to keep. No page
-may log a console error. Without the browser the tests are skipped, except under CI, where they fail. They
-are slow tests (``--slow``), as CI runs them.
+may log a console error. They are slow tests (``--slow``). Without the browser they are skipped, saying how to
+install it, except in CI's slow lane (``CI`` set), where they fail: CI must run them.
 """
 
 from __future__ import annotations
@@ -36,26 +36,30 @@ pytestmark = pytest.mark.slow
 
 
 def chromium() -> str | None:
-    """Debian's headless Chromium, or the one ``ELFENLAND_CHROMIUM`` names."""
+    """Debian's headless Chromium, or the one ``ELFENLAND_CHROMIUM`` names, if it can be run."""
     named = os.environ.get("ELFENLAND_CHROMIUM")
-    return named if named else next((path for path in CHROMIUM if os.access(path, os.X_OK)), None)
+    return next((path for path in ((named,) if named else CHROMIUM) if os.access(path, os.X_OK)), None)
 
 
-def missing(reason: str) -> None:
-    if os.environ.get("CI"):
-        pytest.fail(f"{reason}: CI must run the browser tests (apt-get install chromium-headless-shell)")
-    pytest.skip(reason)
+INSTALL = "apt-get install chromium-headless-shell, or name a Chromium in ELFENLAND_CHROMIUM"
+
+
+def missing(reason: str, config: pytest.Config) -> None:
+    """Skip, saying how to install what is missing; fail in CI's slow lane, which must run these tests."""
+    if os.environ.get("CI") and config.getoption("--slow"):
+        pytest.fail(f"{reason}: CI must run the browser tests ({INSTALL})")
+    pytest.skip(f"{reason} ({INSTALL})")
 
 
 @pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
+def browser(request: pytest.FixtureRequest) -> Iterator[Any]:
     try:
         from playwright.sync_api import sync_playwright
     except ImportError:
-        missing("playwright is not installed")
+        missing("playwright is not installed: pip install -e '.[test]'", request.config)
     path = chromium()
     if path is None:
-        missing("no headless Chromium found")
+        missing("no headless Chromium found", request.config)
     with sync_playwright() as playwright:
         launched = playwright.chromium.launch(executable_path=path, args=ARGS)
         yield launched
