@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from planner.elfenland.board import Crossing
 from planner.elfenland.plan import Pay, Plan
 
 __all__ = ["StepRecord", "count", "step_records", "verdict"]
@@ -49,7 +50,7 @@ def step_records(plan: Plan) -> list[StepRecord]:
         connection = board.connections[step.connection]
         tile = tiles.get(step.connection)
         way = connection.way(step.frm)
-        terrain = str(connection.terrain) if way is None else (connection.lake or way) if way == "lake" else way
+        terrain = str(connection.terrain) if way is None else (connection.lake or way) if way is Crossing.LAKE else way
         hand = hand.without(step.cards)
         new = step.to not in collected and board.towns[step.to].has_marker
         collected.add(step.to)

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from planner.elfenland.board import Crossing
 from planner.elfenland.plan import Pay, Plan
 from planner.elfenland.position import Position
 from planner.elfenland.solvers.common import Move, assemble
@@ -179,8 +180,9 @@ def route_features(plan: Plan) -> Feature:
         connection = board.connections[step.connection]
         way = connection.way(step.frm)
         tile = tiles.get(step.connection)
-        for present, feature in ((step.pay is Pay.CARAVAN, Feature.CARAVAN), (way == "upstream", Feature.UPSTREAM),
-                                 (way == "lake", Feature.FERRY), (step.to in been, Feature.BACKTRACK),
+        for present, feature in ((step.pay is Pay.CARAVAN, Feature.CARAVAN),
+                                 (way is Crossing.UPSTREAM, Feature.UPSTREAM), (way is Crossing.LAKE, Feature.FERRY),
+                                 (step.to in been, Feature.BACKTRACK),
                                  (connection.is_road and tile is not None and tile.obstacle, Feature.OBSTACLE)):
             if present:
                 found |= feature
