@@ -112,8 +112,9 @@ def load_toml(text: str, *, source: str) -> dict[str, Any]:
         raise IllegalPositionError([f"{source} is not valid TOML: {error}"]) from None
     except RecursionError:
         raise IllegalPositionError([f"{source} nests arrays or tables too deeply (over {depth} levels)"]) from None
-    except ValueError as error:  # e.g. an integer of thousands of digits
-        raise IllegalPositionError([f"{source} holds a value TOML cannot read: {error}"]) from None
+    except ValueError as error:  # an integer of thousands of digits (Python's message names its own setting)
+        why = "an integer with too many digits" if "digits" in str(error) else str(error)
+        raise IllegalPositionError([f"{source} holds a value TOML cannot read: {why}"]) from None
     if _depth(data, MAX_NESTING) > MAX_NESTING:
         raise IllegalPositionError([f"{source} nests arrays or tables deeper than {MAX_NESTING} levels"])
     return data

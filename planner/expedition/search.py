@@ -37,10 +37,12 @@ from planner.expedition.position import Position
 from planner.expedition.rules import ARROWS, COLOURS, TICKETS_PER_TURN, Rules
 from planner.expedition.turn import begin
 
-__all__ = ["DEFAULT_MOVE_LIMIT", "Move", "MoveSearch", "best_moves"]
+__all__ = ["DEFAULT_ANSWER_LIMIT", "DEFAULT_MOVE_LIMIT", "Move", "MoveSearch", "best_moves"]
 
-DEFAULT_MOVE_LIMIT = Limit(time=10.0)
-"""How long a move search may take by default (the benchmark's slowest 2-ticket search is far below)."""
+DEFAULT_MOVE_LIMIT = Limit(time=1.0)
+"""How long a move search may take by default, the answer and the attempt to prove it together."""
+DEFAULT_ANSWER_LIMIT = Limit(time=0.1)
+"""How long the first answer (the beam) may take by default."""
 ALTERNATIVE_SPAN = 4
 """Alternatives are searched down to this many points below the best (deeper ones are not worth showing)."""
 
@@ -443,7 +445,8 @@ def _to_action(action: _Fast) -> Action:
 
 
 def best_moves(position: Position, *, tickets: int = TICKETS_PER_TURN, alternatives: int = 4,
-               limit: Limit = DEFAULT_MOVE_LIMIT, stop: StopLike | None = None) -> MoveSearch:
+               answer: Limit = DEFAULT_ANSWER_LIMIT, limit: Limit = DEFAULT_MOVE_LIMIT,
+               stop: StopLike | None = None) -> MoveSearch:
     """The best move of this turn using at most ``tickets`` tickets, and the best moves with another first action.
 
     Raises:
