@@ -14,7 +14,7 @@ from planner.expedition.reach import HORIZON, Distance, Reach
 from planner.expedition.rules import COLOURS
 from planner.expedition.search import Move, MoveSearch
 
-__all__ = ["move_view", "reach_view", "setup_view"]
+__all__ = ["move_view", "reach_view", "setup_view", "status_line"]
 
 STYLE = {"yellow": "yellow", "blue": "blue", "red": "red"}
 
@@ -79,18 +79,26 @@ def _move_line(move: Move) -> str:
     return f"{move.points:+d} point{'s' * (abs(move.points) != 1)}{tail}"
 
 
+def status_line(search: MoveSearch) -> str:
+    """"proven best", or how long the search ran and that its answer is not proven."""
+    if search.proven:
+        return "proven best"
+    why = " (stopped)" if search.status is Status.STOPPED else ""
+    return f"best found in {search.seconds * 1000:.0f} ms, not proven{why}"
+
+
 def move_view(search: MoveSearch, changes: tuple[CardChange, ...], hopeless: tuple[str, ...]) -> RenderableType:
     """The best move (its actions), the alternatives, the change in my reach, the turn space's size."""
     best = search.best
-    proven = "" if search.status is Status.OPTIMAL else " (not proven: the search was stopped)"
     verdict = Text(f"Best move with up to {search.tickets} ticket{'s' * (search.tickets != 1)}: {_move_line(best)}"
-                   f" — {best}{proven}", style="bold")
+                   f" — {best}", style="bold")
     steps = Table(title="Actions", title_justify="left")
     steps.add_column("#", justify="right")
     steps.add_column("action")
     for i, action in enumerate(best.actions, 1):
         steps.add_row(str(i), Text(str(action)))
-    parts: list[RenderableType] = [verdict, steps]
+    parts: list[RenderableType] = [verdict, Text(status_line(search), style="green" if search.proven else "yellow"),
+                                   steps]
     if search.alternatives:
         others = Table(title="Alternatives (best move of another first action)", title_justify="left")
         others.add_column("points", justify="right")
@@ -106,7 +114,7 @@ def move_view(search: MoveSearch, changes: tuple[CardChange, ...], hopeless: tup
         for change in changes:
             delta.add_row(Text(change.card), _cell(change.before), _cell(change.after))
         parts.append(delta)
-    parts.append(Text(f"Turn space searched: {search.states} distinct states.", style="dim"))
+    parts.append(Text(f"Worlds searched: {search.searched}.", style="dim"))
     if hopeless:
         parts.append(Text(f"Hint: {', '.join(hopeless)} cannot be reached any more — a spare ticket could exchange "
                           f"{'it' if len(hopeless) == 1 else 'them'}.", style="yellow"))
