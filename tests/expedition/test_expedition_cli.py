@@ -56,13 +56,15 @@ def test_move_json_gives_the_hand_derived_points(name: str, tickets: int, points
     document = _json("move", str(SCENARIOS / name), "--tickets", str(tickets))
     assert document["points"] == points
     assert isinstance(document["actions"], list) and isinstance(document["alternatives"], list)
-    assert document["status"] == "optimal"
+    assert document["status"] == "optimal" and document["proven"] is True
+    assert isinstance(document["searched"], int) and document["searched"] > 0
 
 
 def test_move_and_reach_tables_open_with_a_verdict() -> None:
     result = _run("move", str(SCENARIOS / "02-ticket-pays.toml"), "--tickets", "1")
     assert result.exit_code == 0
     assert result.stdout.startswith("Best move with up to 1 ticket: +6 points")
+    assert "proven best" in result.stdout
     result = _run("reach", str(SCENARIOS / "02-ticket-pays.toml"))
     assert result.exit_code == 0 and result.stdout.startswith("Nearest of your cards: Gizeh")
 
@@ -220,3 +222,12 @@ def test_svg_writes_svg_and_png_writes_png(tmp_path: Path) -> None:
         assert png.read_bytes().startswith(b"\x89PNG")
     else:  # the native cairo library is missing: a clear message
         assert result.exit_code == 2 and "cairo" in result.stderr
+
+
+def test_an_unproven_answer_says_how_long_it_searched() -> None:
+    result = _run("move", str(SCENARIOS / "01-spec-example.toml"), "--tickets", "2", "--nodes", "50", "--json")
+    assert result.exit_code == 0
+    document = json.loads(result.stdout)
+    assert document["proven"] is False and document["status"] == "feasible"
+    result = _run("move", str(SCENARIOS / "01-spec-example.toml"), "--tickets", "2", "--nodes", "50")
+    assert "not proven" in result.stdout and "best found in" in result.stdout
