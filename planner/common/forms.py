@@ -113,7 +113,7 @@ def load_toml(text: str, *, source: str) -> dict[str, Any]:
     except RecursionError:
         raise IllegalPositionError([f"{source} nests arrays or tables too deeply (over {depth} levels)"]) from None
     except ValueError as error:  # an integer of thousands of digits (Python's message names its own setting)
-        why = "an integer with too many digits" if "digits" in str(error) else str(error)
+        why = str(error).split("; use sys.set_int_max_str_digits")[0]  # not advice meant for a programmer
         raise IllegalPositionError([f"{source} holds a value TOML cannot read: {why}"]) from None
     if _depth(data, MAX_NESTING) > MAX_NESTING:
         raise IllegalPositionError([f"{source} nests arrays or tables deeper than {MAX_NESTING} levels"])

@@ -17,6 +17,11 @@ from planner.expedition.search import Move, MoveSearch, _Result, _Search, _world
 from planner.expedition.turn import verify
 
 
+def _exact(position: Position, tickets: int) -> MoveSearch:
+    """The move search with budgets in worlds, not seconds: the same answer however loaded the machine is."""
+    return best_moves(position, tickets=tickets, answer=Limit(nodes=10_000), limit=Limit(nodes=200_000))
+
+
 def _replays(position: Position, move: Move) -> None:
     outcome = verify(position, move.actions)
     assert (outcome.points, outcome.opponents_points, outcome.tickets_spent, outcome.arrows) == (
@@ -56,8 +61,8 @@ def test_the_best_move_equals_a_plain_enumeration_on_bigger_turns(seed: int, tic
 def test_hand_derived_best_moves() -> None:
     # Gizeh (my token: +4) is two arrows away: only a ticket's extra arrow gets there this turn.
     position = table(yellow=["start", "Athens"], hand=["Gizeh", "Sahara"], tokens=["Sahara"])
-    assert best_moves(position, tickets=0).best.points == 2  # yellow Gizeh
-    two = best_moves(position, tickets=1)
+    assert _exact(position, 0).best.points == 2  # yellow Gizeh
+    two = _exact(position, 1)
     assert (two.best.points, two.best.tickets) == (6, 1)  # yellow Gizeh (+2), ticket yellow Sahara (+4)
     assert [str(a) for a in two.best.actions] == ["yellow Athens>Gizeh", "ticket yellow Gizeh>Sahara"]
 
@@ -65,7 +70,7 @@ def test_hand_derived_best_moves() -> None:
 def test_a_blue_square_chain_is_found_without_tickets() -> None:
     # blue:Start-E's bonus pays the second arrow: start>blue:Start-E, then Caspian Sea (my card)
     position = table(hand=["Caspian Sea"])
-    move = best_moves(position, tickets=0).best
+    move = _exact(position, 0).best
     assert (move.points, move.arrows, move.tickets) == (2, 2, 0)
 
 
