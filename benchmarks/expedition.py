@@ -1,30 +1,39 @@
 """Benchmark the Expeditions assistant on seeded random mid-game positions (random legal play from the start).
 
     python benchmarks/expedition.py              # 40 positions, 5-35 random turns each
-    python benchmarks/expedition.py -n 100 --time 5
+    python benchmarks/expedition.py -n 100 --time-limit 1 --long 10
 
-For each position: the reach table of my cards, commons and opponents' tokens (what ``expedition reach`` shows),
-the reach table of all 80 greens (``--all``), and the best move with 0, 1 and 2 tickets (``expedition move``), each
-with its turn-space size (distinct states searched). A move search stops at ``--time`` seconds (then counted as
-stopped, its time capped). Nothing here asserts a time: the numbers are for reading, on a shared, noisy machine.
+For each position:
+
+- the reach table of my cards, commons and opponents' tokens (what ``expedition reach`` shows) and of all 80 greens
+  (``--all``), each from a cold row cache;
+- per ticket limit 0, 1, 2: the *answer* (the beams alone, ``--answer`` seconds) with its latency; the default
+  search (answer, then proof within ``--time-limit``) and whether it proved its move; where that did not prove, a
+  long exhaustive run (``--long`` seconds) for the proven optimum;
+- agreement: the answer's points against every proven optimum; monotonicity: the answer with more tickets never
+  has fewer points (answers and the default search's moves).
+
+Nothing here asserts a time: the numbers are for reading, on a shared, noisy machine.
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
 import random
 import statistics
 import time
 from collections.abc import Callable
 from typing import TypeVar
 
-from planner.common.limits import Limit, Status
+from planner.common.limits import Limit
 from planner.expedition.advice import reach_targets
 from planner.expedition.generate import random_position
-from planner.expedition.reach import reach
+from planner.expedition.reach import clear_cache, reach
 from planner.expedition.search import best_moves
 
 T = TypeVar("T")
+TICKETS = (0, 1, 2)
 
 
 def _timed(work: Callable[[], T]) -> tuple[T, float]:
@@ -38,39 +47,65 @@ def _percentile(values: list[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
 
 
-def _line(name: str, values: list[float], unit: str = "ms") -> str:
-    scale = 1000.0 if unit == "ms" else 1.0
-    return (f"{name:<28} median {statistics.median(values) * scale:9.1f}  p95 {_percentile(values, 0.95) * scale:9.1f}"
-            f"  max {max(values) * scale:9.1f} {unit}")
+def _line(name: str, values: list[float]) -> str:
+    return (f"{name:<30} median {statistics.median(values) * 1000:8.1f}  p95 {_percentile(values, 0.95) * 1000:8.1f}"
+            f"  max {max(values) * 1000:8.1f} ms")
+
+
+def _cold(work: Callable[[], T]) -> float:
+    clear_cache()
+    return _timed(work)[1]
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("-n", "--positions", type=int, default=40)
     parser.add_argument("--seed", type=int, default=2026)
-    parser.add_argument("--time", type=float, default=10.0, help="time limit of one move search, seconds")
+    parser.add_argument("--answer", type=float, default=0.1, help="answer budget, seconds")
+    parser.add_argument("--time-limit", type=float, default=1.0, help="answer + proof budget, seconds")
+    parser.add_argument("--long", type=float, default=10.0, help="the long exhaustive run for the optimum, seconds")
     args = parser.parse_args()
     rng = random.Random(args.seed)
     positions = [random_position(rng, turns=rng.randint(5, 35)) for _ in range(args.positions)]
-    times: dict[str, list[float]] = {"reach (shown locations)": [], "reach --all (80 greens)": []}
-    sizes: dict[int, list[float]] = {0: [], 1: [], 2: []}
-    stopped = dict.fromkeys(sizes, 0)
+    reach_times: dict[str, list[float]] = {"reach (shown locations)": [], "reach --all (80 greens)": []}
+    latency: dict[int, list[float]] = {k: [] for k in TICKETS}
+    proofs = dict.fromkeys(TICKETS, 0)
+    agree = dict.fromkeys(TICKETS, 0)
+    optima = dict.fromkeys(TICKETS, 0)
+    worse = {"answers": 0, "default search": 0}
     for position in positions:
-        times["reach (shown locations)"].append(_timed(lambda: reach(position, reach_targets(position)))[1])
-        times["reach --all (80 greens)"].append(
-            _timed(lambda: reach(position, reach_targets(position, every_green=True)))[1])
-        for tickets in sizes:
-            search, seconds = _timed(lambda: best_moves(position, tickets=tickets, limit=Limit(time=args.time)))
-            times.setdefault(f"move --tickets {tickets}", []).append(seconds)
-            sizes[tickets].append(float(search.states))
-            stopped[tickets] += search.status is not Status.OPTIMAL
-    print(f"{args.positions} positions (seed {args.seed}, 5-35 random turns), move time limit {args.time:g} s")
-    for name, values in times.items():
+        for every, name in ((False, "reach (shown locations)"), (True, "reach --all (80 greens)")):
+            targets = reach_targets(position, every_green=every)
+            reach_times[name].append(_cold(functools.partial(reach, position, targets)))
+        answers, defaults = [], []
+        for k in TICKETS:
+            quick, seconds = _timed(functools.partial(best_moves, position, tickets=k, answer=Limit(time=args.answer),
+                                                      limit=Limit(time=args.answer)))
+            latency[k].append(seconds)
+            answers.append(quick.best.points)
+            full = best_moves(position, tickets=k, answer=Limit(time=args.answer), limit=Limit(time=args.time_limit))
+            defaults.append(full.best.points)
+            proofs[k] += full.proven
+            optimum = full if full.proven else best_moves(position, tickets=k, answer=Limit(nodes=1),
+                                                          limit=Limit(time=args.long))
+            if optimum.proven:
+                optima[k] += 1
+                agree[k] += quick.best.points == optimum.best.points
+        worse["answers"] += any(a > b for a, b in zip(answers, answers[1:], strict=False))
+        worse["default search"] += any(a > b for a, b in zip(defaults, defaults[1:], strict=False))
+    n = args.positions
+    print(f"{n} positions (seed {args.seed}, 5-35 random turns); answer {args.answer:g} s, time limit "
+          f"{args.time_limit:g} s, long run {args.long:g} s")
+    for name, values in reach_times.items():
         print(_line(name, values))
-    for tickets, values in sizes.items():
-        print(f"turn space, {tickets} ticket{'s' * (tickets != 1)}:     median {statistics.median(values):9.0f}  "
-              f"p95 {_percentile(values, 0.95):9.0f}  max {max(values):9.0f} states; stopped by the limit: "
-              f"{stopped[tickets]}/{args.positions}")
+    for k in TICKETS:
+        print(_line(f"move answer, {k} ticket{'s' * (k != 1)}", latency[k]))
+    for k in TICKETS:
+        print(f"{k} ticket{'s' * (k != 1)}: proven within {args.time_limit:g} s {proofs[k]}/{n} "
+              f"({100 * proofs[k] / n:.0f} %); answer = proven optimum {agree[k]}/{optima[k]} "
+              f"({100 * agree[k] / max(1, optima[k]):.0f} %)")
+    print(f"fewer points with more tickets: answers {worse['answers']}/{n}, default search "
+          f"{worse['default search']}/{n}")
 
 
 if __name__ == "__main__":

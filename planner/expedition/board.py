@@ -19,10 +19,6 @@ from collections import deque
 from collections.abc import Iterable
 from dataclasses import dataclass
 from importlib import resources
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:  # networkx costs ~0.2 s to import; only the graph property pays it.
-    import networkx as nx
 
 __all__ = ["BEARINGS", "NEAR_START", "PIXELS", "START", "Board", "BoardDataError", "Link", "Spot", "SpotKind",
            "load_board"]
@@ -178,19 +174,6 @@ class Board:
     def sector(self, frm: str, to: str) -> str:
         """The eight-way compass sector (``N``, ``NE``, ...) of ``to`` seen from ``frm``."""
         return BEARINGS[int(((self.bearing(frm, to) + 22.5) % 360) // 45)]
-
-    # -- networkx (off the hot path) -------------------------------------------------------------------------
-    @functools.cached_property
-    def graph(self) -> nx.Graph:
-        """The map as a networkx graph: nodes are spot keys (with ``kind``), edges carry the link ``index``."""
-        import networkx as nx
-
-        g = nx.Graph()
-        for s in self.order:
-            g.add_node(s.key, kind=s.kind.value)
-        for link in self.links:
-            g.add_edge(link.a, link.b, index=link.index)
-        return g
 
 
 class BoardDataError(Exception):

@@ -29,7 +29,10 @@ from planner.expedition.board import NEAR_START, START, Board, load_board
 from planner.expedition.notation import parse_location, parse_spot
 from planner.expedition.rules import ARROWS, CARDS, COLOURS, COMMONS, PLAYERS, TOKENS, Colour, Rules, dealt
 
-__all__ = ["Expedition", "Mode", "Player", "Position", "parse_path", "path_text"]
+MAX_COUNT = 999
+"""The largest count (tickets, hand size, turn) a position may give; more is a typing slip."""
+
+__all__ = ["MAX_COUNT", "Expedition", "Mode", "Player", "Position", "parse_path", "path_text"]
 
 NAME_FORBIDDEN = "|:,*/"
 """Characters a player's name may not hold: the notation's separators."""
@@ -150,6 +153,10 @@ class Expedition:
         used: set[frozenset[str]] = set()
         for number, leg in enumerate(self.legs):
             label = f"leg {number + 1}" if len(self.legs) > 1 else "the path"
+            if not leg:
+                found.add("empty-leg", field_name, "[]", f"{self.colour}: {label} is empty; a leg lists its spots "
+                          "from the one it leaves (write path = [] when not started)")
+                continue
             if number == 0 and leg[0] != START:
                 found.add("path-start", field_name, leg[0], f"{self.colour}: {label} must start at 'start', not "
                           f"{leg[0]!r}")
@@ -493,18 +500,32 @@ def _seat_from_str(text: str, *, me: str) -> Player:
     name = name.strip()
     hand_text, tokens, scored, tickets = (p.strip() for p in pieces)
     where = f"{name}'s field"
-    if not tickets.isdigit():
-        raise NotationError(f"tickets {tickets!r} in {where} must be a whole number", kind="bad-notation",
-                            value=tickets)
+    count = _count(tickets, f"tickets in {where}")
     token_keys = tuple(parse_location(t, where=f"{where} tokens") for t in _items(tokens))
     scored_keys = tuple(parse_location(t, where=f"{where} scored") for t in _items(scored))
     if name == me:
         hand = tuple(parse_location(c, where=f"{where} hand") for c in _items(hand_text))
-        return Player(name, hand, len(hand), token_keys, scored_keys, int(tickets))
-    if not hand_text.isdigit():
+        return Player(name, hand, len(hand), token_keys, scored_keys, count)
+    if not (hand_text.isascii() and hand_text.isdigit()):
         raise NotationError(f"{name}'s hand is secret: give its size, not {hand_text!r}", kind="bad-notation",
                             value=hand_text)
-    return Player(name, None, int(hand_text), token_keys, scored_keys, int(tickets))
+    return Player(name, None, _count(hand_text, f"{name}'s hand size"), token_keys, scored_keys, count)
+
+
+def _clip(text: str) -> str:
+    return text if len(text) <= 20 else text[:20] + "…"
+
+
+def _count(text: str, what: str) -> int:
+    """A whole number of at most :data:`MAX_COUNT`, in ASCII digits (``'²'.isdigit()`` is true, and a number of
+    thousands of digits would fail in ``int`` with Python's own wording)."""
+    if not (text.isascii() and text.isdigit()):
+        raise NotationError(f"{what} must be a whole number, not {_clip(text)!r}", kind="bad-notation",
+                            value=_clip(text))
+    if len(text.lstrip("0")) > len(str(MAX_COUNT)) or int(text) > MAX_COUNT:
+        raise NotationError(f"{what} must be at most {MAX_COUNT}, not {_clip(text)!r}", kind="bad-notation",
+                            value=_clip(text))
+    return int(text)
 
 
 def parse_path(legs: list[list[str]], *, where: str) -> tuple[tuple[str, ...], ...]:

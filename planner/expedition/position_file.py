@@ -32,22 +32,23 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from planner.common.forms import Form, load_toml, read_input
+from planner.common.forms import Form, load_toml, path_exists, read_input
 from planner.common.names import did_you_mean
 from planner.common.problems import Problems
 from planner.errors import IllegalPositionError
 from planner.expedition.notation import parse_location
-from planner.expedition.position import Expedition, Player, Position, parse_path
+from planner.expedition.position import MAX_COUNT, Expedition, Player, Position, parse_path
 from planner.expedition.rules import ARROWS, COLOURS, TICKETS, Colour, Rules
 
-__all__ = ["FORMAT", "POSITION_KEYS", "load_position", "position_from_mapping", "position_from_toml",
-           "position_to_toml", "read_position"]
+__all__ = ["FORMAT", "POSITION_KEYS", "load_position", "looks_like_notation", "position_from_mapping",
+           "position_from_toml", "position_to_toml", "read_position"]
 
 FORMAT = "expedition/1"
 POSITION_KEYS = ("format", "title", "notes", "turn", "players", "me", "common", "expedition", "player", "rules")
 MY_KEYS = ("hand", "tokens", "scored", "tickets")
 THEIR_KEYS = ("hand_size", "tokens", "scored", "tickets")
-MAX_COUNT = 999
+_NAME_MAX = 255
+"""The longest file name (one path component, in bytes) common file systems accept."""
 
 
 def position_from_mapping(data: Mapping[str, Any], *, source: str | None = None) -> Position:
@@ -223,6 +224,15 @@ def load_position(path: str | Path) -> Position:
     return read_position(str(path))
 
 
+def looks_like_notation(source: str) -> bool:
+    """Whether ``source`` is read as one-line notation rather than as a file name: it holds a ``|``, does not end in
+    ``.toml`` and names no existing file. A name longer than the system's longest file name (the notation of most
+    mid-game positions) is never looked up on disk, where it would fail with "File name too long"."""
+    if source == "-" or "|" not in source or source.rstrip().lower().endswith(".toml"):
+        return False
+    return len(source.encode()) > _NAME_MAX or not path_exists(source)
+
+
 def read_position(source: str) -> Position:
     """A position from a file path, ``-`` (standard input), or a whole position in one-line notation.
 
@@ -230,7 +240,7 @@ def read_position(source: str) -> Position:
         IllegalPositionError: the input cannot be read or the position has problems.
         NotationError: a one-line notation that does not parse.
     """
-    if source != "-" and "|" in source and not Path(source).exists():
+    if looks_like_notation(source):
         return Position.from_str(source)
     name = "stdin" if source == "-" else Path(source).name
     return position_from_toml(read_input(source), source=name)

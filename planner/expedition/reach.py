@@ -3,10 +3,9 @@
 For one expedition X moving alone, without tickets (EXPEDITION.md, "Notions the assistant needs"):
 
 - ``arrows(X, t)``: the fewest arrows until one *enters* t (re-entering a visited green counts), loops and restarts
-  allowed, never reusing a link of X. Exact by the spec's lemma: an optimal sequence needs at most one restart to a
-  different spot, that spot among the visited ones, and the part before the loop runs through new spots only; so it
-  is the better of a trail from the origin and, over loop paths T from the head, ``|T|`` + a trail from the visited
-  spots avoiding T's links. Loop paths are tried shortest first until none can beat what is known.
+  allowed, never reusing a link of X. Exact and without a budget (:func:`fewest_arrows`): the better of a trail from
+  the origin and the shortest *lasso* from the head (a path through new spots closing onto a visited spot) followed
+  by a trail from the spots visited now.
 - ``turns(X, t)``: the fewest turns when every turn gives one arrow, a new blue square one more, a loop a restart
   (all spent on X). An arrow costs 1 on a new non-blue spot, 0 on a new blue one, 0 when it closes a loop, −1 when
   it closes a loop on a blue square; the arrow entering t is placed in turn 1 + the highest running total before it.
@@ -24,9 +23,13 @@ which never loses a best answer (the tests check them against a plain search on 
 3. a restart state is skipped when an earlier one has visited every spot it has, never had a higher running total
    nor a higher maximum, and stays ahead after giving up the blue-square links it has enclosed.
 
-The search is budgeted in nodes (the same answer on every machine). When the 3-turn search runs out, a 2-turn one
-follows: values are then exact up to 2 turns, a 3 is still exact (2 was excluded), and only ``None`` may hide a 3;
-:attr:`Reach.proven` says up to which turn a ``None`` is proven.
+The search is budgeted in nodes (the same answer on every machine) only as a safety net: 2 turns (the spec's
+horizon) finish far within it on the benchmark's positions. Should it run out, a 1-turn search follows: values are
+then exact up to 1 turn, a 2 is still exact, and only ``None`` may hide a 2; :attr:`Reach.proven` says up to which
+turn a ``None`` is proven.
+
+Each expedition's row is cached by its arrows (and the targets): a move changes one or two colours, so the reach
+change of a move and of each alternative recomputes only those.
 """
 
 from __future__ import annotations
@@ -41,16 +44,16 @@ from planner.expedition.board import START, Board, SpotKind, load_board
 from planner.expedition.position import Expedition, Mode, Position
 from planner.expedition.rules import COLOURS, Colour
 
-__all__ = ["HORIZON", "LOOP_NODES", "TURN_NODES", "Distance", "Reach", "Tables", "arrows_and_doubts", "fewest_arrows",
-           "fewest_turns", "reach", "tables"]
+__all__ = ["HORIZON", "TURN_NODES", "Distance", "Reach", "Tables", "clear_cache", "fewest_arrows", "fewest_turns",
+           "reach", "tables"]
 
-HORIZON = 3
-"""Turns searched exactly."""
-TURN_NODES = 6000
-"""Default node budget of one expedition's turn search."""
-LOOP_NODES = 1_500
-"""Budget of loop paths extended by one expedition's arrow distances (see :func:`arrows_and_doubts`)."""
+HORIZON = 2
+"""Turns searched exactly (this turn and the next: the spec's horizon)."""
+TURN_NODES = 2_000
+"""Default node budget of one expedition's turn search (a safety net; 2 turns need far fewer)."""
 INF = 1 << 30
+_DOMINANCE_WINDOW = 64
+"""Restart states compared with a new one (the latest; pruning 3 is optional, so a shorter scan stays exact)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,140 +127,111 @@ def _trail(expedition: Expedition, board: Board) -> _Trail:
 
 
 # -- arrows ---------------------------------------------------------------------------------------------------------
-_ORIGINS = 128
-"""More than the spots: a first arrow is coded as ``link * _ORIGINS + origin``."""
-
-
-def _labels(sources: int, used: int, t: Tables, *, unit: bool, through: bool) -> tuple[list[int], list[int], list[int]]:
-    """Per spot the two cheapest ways to stand there, with distinct first arrows: (cost, first arrow, second cost);
-    a first arrow is ``link * _ORIGINS + the source it leaves``.
-
-    Sources cost 0 (first link -1). ``unit``: every arrow costs 1 (arrows); else a spot costs :attr:`Tables.cost`
-    (turns). ``through``: paths may pass through sources (arrows); else they stop there (turns: a source is a
-    restart point anyway). Two labels are kept so that entering a spot never reuses the link a path left it by.
-    """
-    n = t.spots
-    c1, f1, c2, f2 = [INF] * n, [-2] * n, [INF] * n, [-2] * n
-    queue: deque[tuple[int, int, int]] = deque()
-    for i in range(n):
+def _distances(sources: int, used: int, t: Tables) -> list[int]:
+    """Breadth-first arrows from the set ``sources`` to every spot, in the map without the ``used`` links."""
+    dist = [INF] * t.spots
+    queue: deque[int] = deque()
+    for i in range(t.spots):
         if sources >> i & 1:
-            c1[i], f1[i] = 0, -1
-            queue.append((0, i, -1))
-    adjacent, cost = t.adjacent, t.cost
+            dist[i] = 0
+            queue.append(i)
+    adjacent = t.adjacent
     while queue:
-        value, s, first = queue.popleft()
-        if not ((c1[s] == value and f1[s] == first) or (c2[s] == value and f2[s] == first)):
-            continue
-        origin = s if first == -1 else first % _ORIGINS
+        s = queue.popleft()
+        step = dist[s] + 1
         for nxt, link in adjacent[s]:
-            # A shortest walk that comes back to its own origin is the only kind that can reuse a link (it may step
-            # back along its first link); every other repeat can be cut out, leaving a shorter walk.
-            if used >> link & 1 or nxt == origin or (not through and sources >> nxt & 1):
-                continue
-            step = 1 if unit else cost[nxt]
-            w = value + step
-            ff = link * _ORIGINS + origin if first == -1 else first
-            if ff == f1[nxt]:
-                if w >= c1[nxt]:
-                    continue
-                c1[nxt] = w
-            elif ff == f2[nxt]:
-                if w >= c2[nxt]:
-                    continue
-                c2[nxt] = w
-                if c2[nxt] < c1[nxt]:
-                    c1[nxt], f1[nxt], c2[nxt], f2[nxt] = c2[nxt], f2[nxt], c1[nxt], f1[nxt]
-            elif w < c1[nxt]:
-                c2[nxt], f2[nxt], c1[nxt], f1[nxt] = c1[nxt], f1[nxt], w, ff
-            elif w < c2[nxt]:
-                c2[nxt], f2[nxt] = w, ff
-            else:
-                continue
-            if step:
-                queue.append((w, nxt, ff))
-            else:
-                queue.appendleft((w, nxt, ff))
-    return c1, f1, c2
+            if step < dist[nxt] and not used >> link & 1:
+                dist[nxt] = step
+                queue.append(nxt)
+    return dist
 
 
-def _entries(labels: tuple[list[int], list[int], list[int]], used: int, targets: Iterable[int], t: Tables,
-             *, unit: bool) -> dict[int, int]:
-    """The cheapest entry into each target: stand at a neighbour (by a path not leaving by that link), then step."""
-    c1, f1, c2 = labels
+def _entries(target: int, sources: int, dist: list[int], used: int, t: Tables) -> dict[int, int]:
+    """``D(S→target)`` by the link entering it: for a target outside ``sources`` one value under key -1; for one
+    inside, a closed trail: per unused link ``y–target``, a path from ``sources`` to ``y`` avoiding that link, then
+    the arrow across it (``dist`` is :func:`_distances` of ``sources``)."""
+    if not sources >> target & 1:
+        return {-1: dist[target]} if dist[target] < INF else {}
     found = {}
-    for target in targets:
-        best = INF
-        for y, link in t.adjacent[target]:
-            if used >> link & 1:
+    for y, link in t.adjacent[target]:
+        if used >> link & 1:
+            continue
+        value = dist[y]
+        # dist[y] == 1 may be the arrow target→y itself; every other shortest path to y avoids that link (a path
+        # through the source target would be longer than 1)
+        if value == 1 and not any(z != target and sources >> z & 1 and not used >> k & 1 for z, k in t.adjacent[y]):
+            value = _distances(sources, used | 1 << link, t)[y]
+        if value < INF:
+            found[link] = value + 1
+    return found
+
+
+def _lassos(head: int, visited: int, used: int, t: Tables, limit: int, *, by_first: bool) -> dict[int, int]:
+    """Lengths of the shortest lassos from ``head``: paths through new spots whose last arrow enters a visited spot
+    (one of ``visited``, the head by another link, or one of the path's own spots). Key -1: the shortest overall;
+    with ``by_first`` also the shortest per first link. Only lengths up to ``limit`` are looked for.
+
+    Paths grow a layer at a time and stop at their first closing arrow; a layer holds each simple path once, so the
+    search ends (two paths to one spot make a lasso of at most twice their length, which bounds the layers).
+    """
+    found: dict[int, int] = {}
+    layer = [(head, used, visited, -1)]
+    length = 0
+    while layer and length < limit:
+        length += 1
+        following = []
+        for spot, now, seen, first in layer:
+            if first in found:
                 continue
-            value = c1[y] if f1[y] // _ORIGINS != link else c2[y]
-            if value < best:
-                best = value
-        if best < INF:
-            found[target] = best + 1 if unit else best
+            for nxt, link in t.adjacent[spot]:
+                if now >> link & 1:
+                    continue
+                key = link if first < 0 else first
+                if seen >> nxt & 1:
+                    found.setdefault(key, length)
+                    found.setdefault(-1, length)
+                elif key not in found:
+                    following.append((nxt, now | 1 << link, seen | 1 << nxt, key))
+        if not by_first and -1 in found:
+            break
+        layer = [p for p in following if p[3] not in found]
     return found
 
 
 def fewest_arrows(expedition: Expedition, targets: Iterable[str]) -> dict[str, int | None]:
     """``arrows(X, t)`` for each target: the fewest arrows until one enters it, None when impossible or more than the
-    arrows left (see :func:`arrows_and_doubts` for the targets whose value the loop-path budget left unproven)."""
-    return arrows_and_doubts(expedition, targets)[0]
+    arrows left. Exact, with no budget.
 
-
-def arrows_and_doubts(expedition: Expedition, targets: Iterable[str], *, nodes: int = LOOP_NODES
-                      ) -> tuple[dict[str, int | None], frozenset[str]]:
-    """:func:`fewest_arrows`, and the targets whose value is only an upper bound (None: unknown).
-
-    Loop paths are enumerated until none can beat what is known; a target that a lower bound says might be reached
-    but no path reaches (say the head itself at a dead end) keeps the enumeration going, so it is capped at
-    ``nodes`` path extensions, after which such targets are doubtful rather than proven.
+    With used links U, visited spots V and head h, ``D(S→t)`` is the breadth-first distance from the set S in the
+    map without U (a target inside S needs a closed trail) and L the shortest lasso from h (:func:`_lassos`). Then
+    ``arrows = min(D({h}→t), L + D(V→t))`` with a free head, ``D(V→t)`` once looped. By the spec's lemma a best
+    sequence restarts at most once, at a spot visited now; a trail after the restart that touched the lasso could
+    leave it there instead and be no longer, so it never needs to avoid the lasso's links, except to re-enter h: it
+    may not come back by the lasso's first link.
     """
     board = load_board()
     t = tables()
     trail = _trail(expedition, board)
     wanted = {board.spots[k].index: k for k in targets}
     best = dict.fromkeys(wanted, INF)
-    origin = trail.visited if trail.head < 0 else 1 << trail.head
-    direct = _entries(_labels(origin, trail.used, t, unit=True, through=True), trail.used, wanted, t, unit=True)
-    for i, value in direct.items():
-        best[i] = min(best[i], value)
-    doubts: set[int] = set()
-    if trail.head >= 0 and trail.used:
-        doubts = _loop_paths(trail, t, best, nodes)
-    values = {wanted[i]: (v if v <= trail.arrows_left else None) for i, v in best.items()}
-    return values, frozenset(wanted[i] for i in doubts if best[i] > 0)
-
-
-def _loop_paths(trail: _Trail, t: Tables, best: dict[int, int], nodes: int) -> set[int]:
-    """Improve ``best`` with loop paths from the head through new spots onto a visited spot, then a restart; the
-    targets still open when the ``nodes`` budget ran out."""
-    lower = _entries(_labels(trail.visited, trail.used, t, unit=True, through=True), trail.used, best, t, unit=True)
-    layer = [(trail.head, trail.used, trail.visited)]
-    length = spent = 0
-    while layer:
-        length += 1
-        open_ = {i for i in best if length + lower.get(i, INF) < best[i] and length < trail.arrows_left}
-        if not open_:
-            return set()
-        spent += len(layer)
-        if spent > nodes:
-            return open_
-        following = []
-        for spot, used, seen in layer:
-            for nxt, link in t.adjacent[spot]:
-                if used >> link & 1:
-                    continue
-                now_used = used | 1 << link
-                if seen >> nxt & 1:  # the loop closes: restart from any visited spot, avoiding the path's links
-                    entries = _entries(_labels(seen, now_used, t, unit=True, through=True), now_used, best, t,
-                                       unit=True)
-                    for i, value in entries.items():
-                        if length + value < best[i]:
-                            best[i] = length + value
+    looped = trail.head < 0
+    origin = trail.visited if looped else 1 << trail.head
+    direct = _distances(origin, trail.used, t)
+    for i in wanted:
+        best[i] = min(_entries(i, origin, direct, trail.used, t).values(), default=INF)
+    if not looped and trail.visited != origin:  # a lasso then a restart from a visited spot
+        lassos = _lassos(trail.head, trail.visited, trail.used, t, trail.arrows_left, by_first=trail.head in wanted)
+        if -1 in lassos:
+            after = _distances(trail.visited, trail.used, t)
+            for i in wanted:
+                entries = _entries(i, trail.visited, after, trail.used, t)
+                if i == trail.head:
+                    value = min((lassos[f] + v for f in lassos if f >= 0 for k, v in entries.items() if k != f),
+                                default=INF)
                 else:
-                    following.append((nxt, now_used, seen | 1 << nxt))
-        layer = following
-    return set()
+                    value = lassos[-1] + min(entries.values(), default=INF)
+                best[i] = min(best[i], value)
+    return {wanted[i]: (v if v <= trail.arrows_left else None) for i, v in best.items()}
 
 
 # -- turns ----------------------------------------------------------------------------------------------------------
@@ -380,7 +354,7 @@ class _TurnSearch:
         farm = inner & ~used & t.blue_links
         farms = farm.bit_count()
         farmed = total - farms
-        for other, other_inner, s, m in restarts:
+        for other, other_inner, s, m in restarts[-_DOMINANCE_WINDOW:]:
             if (other & visited) == visited and m <= peak and \
                     s + (other_inner & ~inner & t.blue_links).bit_count() <= farmed:
                 return
@@ -477,14 +451,12 @@ class Reach:
         distances: colour → location → :class:`Distance`.
         proven: colour → the turn up to which a ``turns`` of None is proven (:data:`HORIZON` unless the search ran
             out of nodes).
-        nodes: search nodes spent, for the benchmark.
-        doubts: colour → the locations whose ``arrows`` is only an upper bound (see :func:`arrows_and_doubts`).
+        nodes: search nodes spent, for the benchmark (0 for a row found in the cache).
     """
 
     distances: Mapping[Colour, Mapping[str, Distance]]
     proven: Mapping[Colour, int]
     nodes: int = 0
-    doubts: Mapping[Colour, frozenset[str]] = field(default_factory=dict)
 
     def of(self, colour: Colour, location: str) -> Distance:
         """One entry."""
@@ -509,15 +481,28 @@ class Reach:
 
 def reach(position: Position, locations: Iterable[str], *, limit: Limit | None = None) -> Reach:
     """The reach table of ``locations`` (greens) in ``position``."""
-    targets = list(dict.fromkeys(locations))
+    targets = tuple(dict.fromkeys(locations))
+    budget = limit.nodes if limit is not None and limit.nodes else TURN_NODES
     distances: dict[Colour, dict[str, Distance]] = {}
     proven: dict[Colour, int] = {}
-    doubts: dict[Colour, frozenset[str]] = {}
     nodes = 0
     for expedition in position.expeditions:
-        arrows, doubts[expedition.colour] = arrows_and_doubts(expedition, targets)
-        turns, proven[expedition.colour], spent = fewest_turns(expedition, targets, limit=limit)
-        nodes += spent
-        distances[expedition.colour] = {k: Distance(arrows[k], turns[k] if arrows[k] is not None else None)
-                                        for k in targets}
-    return Reach(distances, proven, nodes, doubts)
+        hits = _row.cache_info().hits
+        distances[expedition.colour], proven[expedition.colour], spent = _row(expedition.legs, targets, budget)
+        nodes += spent if _row.cache_info().hits == hits else 0
+    return Reach(distances, proven, nodes)
+
+
+@functools.lru_cache(maxsize=2048)
+def _row(legs: tuple[tuple[str, ...], ...], targets: tuple[str, ...], budget: int
+         ) -> tuple[dict[str, Distance], int, int]:
+    """One expedition's row (its colour does not matter): distances, the turn up to which a None is proven, nodes."""
+    expedition = Expedition(COLOURS[0], legs)
+    arrows = fewest_arrows(expedition, targets)
+    turns, proven, spent = fewest_turns(expedition, targets, limit=Limit(nodes=budget))
+    return {k: Distance(arrows[k], turns[k] if arrows[k] is not None else None) for k in targets}, proven, spent
+
+
+def clear_cache() -> None:
+    """Forget the cached rows (the benchmark times cold tables)."""
+    _row.cache_clear()

@@ -10,11 +10,11 @@ from rich.text import Text
 from planner.common.limits import Status
 from planner.expedition.advice import CardChange, TokenChoice
 from planner.expedition.position import Position
-from planner.expedition.reach import Distance, Reach
+from planner.expedition.reach import HORIZON, Distance, Reach
 from planner.expedition.rules import COLOURS
 from planner.expedition.search import Move, MoveSearch
 
-__all__ = ["move_view", "reach_view", "setup_view"]
+__all__ = ["move_view", "reach_view", "setup_view", "status_line"]
 
 STYLE = {"yellow": "yellow", "blue": "blue", "red": "red"}
 
@@ -44,14 +44,15 @@ def _reach_verdict(position: Position, table: Reach) -> Text:
         return Text("No expedition can reach any of your cards.", style="bold")
     card = min(mine, key=lambda c: (table.nearest(c).key, c))
     near, colour = table.nearest(card), table.first(card)
-    turns = f"in {near.turns} turn{'s' * (near.turns != 1)}" if near.turns is not None else "in more than 3 turns"
+    turns = f"in {near.turns} turn{'s' * (near.turns != 1)}" if near.turns is not None else \
+        f"in more than {HORIZON} turns"
     return Text(f"Nearest of your cards: {card} — {colour}, {near.arrows} arrow{'s' * (near.arrows != 1)} {turns}.",
                 style="bold")
 
 
 def reach_view(position: Position, table: Reach, hopeless: tuple[str, ...]) -> RenderableType:
     """The reach table: per location the arrows / turns of each expedition and which gets there first."""
-    grid = Table(title="Reach (arrows / turns; ? = more than 3 turns, — = unreachable)", title_justify="left")
+    grid = Table(title=f"Reach (arrows / turns; ? = more than {HORIZON} turns, — = unreachable)", title_justify="left")
     grid.add_column("location")
     grid.add_column("why")
     for colour in COLOURS:
@@ -60,13 +61,10 @@ def reach_view(position: Position, table: Reach, hopeless: tuple[str, ...]) -> R
     order = sorted(table.locations, key=lambda loc: (loc not in position.hand, table.nearest(loc).key, loc))
     for loc in order:
         first = table.first(loc)
-        doubtful = any(loc in table.doubts.get(c, ()) for c in COLOURS)
-        grid.add_row(Text(loc + (" *" if doubtful else "")), Text(_role(position, loc)),
+        grid.add_row(Text(loc), Text(_role(position, loc)),
                      *(_cell(table.of(c, loc)) for c in COLOURS),
                      Text(str(first), style=STYLE[first.value]) if first else Text("none", style="dim"))
     parts: list[RenderableType] = [_reach_verdict(position, table), grid]
-    if any(table.doubts.values()):
-        parts.append(Text("* no route found within the search budget; not proven unreachable", style="dim"))
     if hopeless:
         parts.append(Text(f"Hopeless: {', '.join(hopeless)} — no expedition can get there any more; exchange "
                           f"{'it' if len(hopeless) == 1 else 'them'} with a ticket.", style="yellow"))
@@ -81,18 +79,26 @@ def _move_line(move: Move) -> str:
     return f"{move.points:+d} point{'s' * (abs(move.points) != 1)}{tail}"
 
 
+def status_line(search: MoveSearch) -> str:
+    """"proven best", or how long the search ran and that its answer is not proven."""
+    if search.proven:
+        return "proven best"
+    why = " (stopped)" if search.status is Status.STOPPED else ""
+    return f"best found in {search.seconds * 1000:.0f} ms, not proven{why}"
+
+
 def move_view(search: MoveSearch, changes: tuple[CardChange, ...], hopeless: tuple[str, ...]) -> RenderableType:
     """The best move (its actions), the alternatives, the change in my reach, the turn space's size."""
     best = search.best
-    proven = "" if search.status is Status.OPTIMAL else " (not proven: the search was stopped)"
     verdict = Text(f"Best move with up to {search.tickets} ticket{'s' * (search.tickets != 1)}: {_move_line(best)}"
-                   f" — {best}{proven}", style="bold")
+                   f" — {best}", style="bold")
     steps = Table(title="Actions", title_justify="left")
     steps.add_column("#", justify="right")
     steps.add_column("action")
     for i, action in enumerate(best.actions, 1):
         steps.add_row(str(i), Text(str(action)))
-    parts: list[RenderableType] = [verdict, steps]
+    parts: list[RenderableType] = [verdict, Text(status_line(search), style="green" if search.proven else "yellow"),
+                                   steps]
     if search.alternatives:
         others = Table(title="Alternatives (best move of another first action)", title_justify="left")
         others.add_column("points", justify="right")
@@ -108,7 +114,7 @@ def move_view(search: MoveSearch, changes: tuple[CardChange, ...], hopeless: tup
         for change in changes:
             delta.add_row(Text(change.card), _cell(change.before), _cell(change.after))
         parts.append(delta)
-    parts.append(Text(f"Turn space searched: {search.states} distinct states.", style="dim"))
+    parts.append(Text(f"Worlds searched: {search.searched}.", style="dim"))
     if hopeless:
         parts.append(Text(f"Hint: {', '.join(hopeless)} cannot be reached any more — a spare ticket could exchange "
                           f"{'it' if len(hopeless) == 1 else 'them'}.", style="yellow"))

@@ -32,7 +32,6 @@ def reach_dict(position: Position, table: Reach, hopeless: tuple[str, ...]) -> d
         "reach": {str(colour): {loc: _distance(d) for loc, d in by.items()} for colour, by in table.distances.items()},
         "first": {loc: (str(c) if (c := table.first(loc)) else None) for loc in table.locations},
         "turns_proven_up_to": {str(colour): turn for colour, turn in table.proven.items()},
-        "doubtful_arrows": {str(colour): sorted(locs) for colour, locs in table.doubts.items() if locs},
         "hopeless": list(hopeless),
     }
 
@@ -52,7 +51,8 @@ def move_dict(position: Position, search: MoveSearch, changes: tuple[CardChange,
         **_move(search.best),
         "alternatives": [_move(m) for m in search.alternatives],
         "status": search.status.value,
-        "states": search.states,
+        "proven": search.proven,
+        "searched": search.searched,
         "reach_change": [{"card": c.card, "before": _distance(c.before), "after": _distance(c.after)}
                          for c in changes],
         "hopeless": list(hopeless),

@@ -37,10 +37,12 @@ from planner.expedition.position import Position
 from planner.expedition.rules import ARROWS, COLOURS, TICKETS_PER_TURN, Rules
 from planner.expedition.turn import begin
 
-__all__ = ["DEFAULT_MOVE_LIMIT", "Move", "MoveSearch", "best_moves"]
+__all__ = ["DEFAULT_ANSWER_LIMIT", "DEFAULT_MOVE_LIMIT", "Move", "MoveSearch", "best_moves"]
 
-DEFAULT_MOVE_LIMIT = Limit(time=10.0)
-"""How long a move search may take by default (the benchmark's slowest 2-ticket search is far below)."""
+DEFAULT_MOVE_LIMIT = Limit(time=1.0)
+"""How long a move search may take by default, the answer and the attempt to prove it together."""
+DEFAULT_ANSWER_LIMIT = Limit(time=0.1)
+"""How long the first answer (the beam) may take by default."""
 ALTERNATIVE_SPAN = 4
 """Alternatives are searched down to this many points below the best (deeper ones are not worth showing)."""
 
@@ -99,16 +101,23 @@ class MoveSearch:
     Attributes:
         best: the best move.
         alternatives: the best moves with another first action, best first.
-        states: distinct worlds searched (the turn space after the safe prunings).
-        status: OPTIMAL, or FEASIBLE/STOPPED when the limit or a stop ended it first.
+        searched: worlds searched, the beams' and the exhaustive search's together.
+        status: OPTIMAL (proven best), or FEASIBLE/STOPPED when the limit or a stop ended the proof first.
         tickets: the most tickets a move was allowed to spend.
+        seconds: how long the search took.
     """
 
     best: Move
     alternatives: tuple[Move, ...]
-    states: int
+    searched: int
     status: Status
     tickets: int
+    seconds: float = 0.0
+
+    @property
+    def proven(self) -> bool:
+        """Whether the best move is proven best (an exact beam, or an exhaustive search that finished)."""
+        return self.status is Status.OPTIMAL
 
 
 _Gain = tuple[int, int, int, int]
@@ -378,6 +387,97 @@ class _Search:
         return best
 
 
+# -- the first answer: a widening beam -------------------------------------------------------------------------------
+# The beam plays the same rules (the children, prunings and canonical worlds of _Search), one action a layer. Per
+# layer it keeps the best gain per world, skips worlds already expanded with a gain at least as good, and keeps the
+# ``width`` best worlds ranked by (my points, -opponents' points, pending + spendable credit, -tickets, -arrows):
+# credit is what may still become points (the mandatory arrow not yet placed, blue arrows and a restart pending,
+# tickets still spendable). Every world where the turn may end is a candidate move. Widths grow 16, 64, 256, ...
+# until the budget runs out or a whole run never had to cut a layer: then every world was expanded, and the answer
+# is exact.
+BEAM_FIRST_WIDTH = 16
+"""The first beam's width; each next one is :data:`BEAM_GROWTH` times wider."""
+BEAM_GROWTH = 4
+
+
+@dataclass(slots=True)
+class _Beam:
+    """The best end-of-turn move found, the best per first action, the worlds expanded, and whether it is exact."""
+
+    best: _Result | None = None
+    firsts: dict[_Fast, _Result] = field(default_factory=dict)
+    searched: int = 0
+    exact: bool = False
+
+    def offer(self, result: _Result) -> None:
+        """Keep ``result`` if it beats the best so far, overall and for its first action."""
+        if _wins(result, self.best):
+            self.best = result
+        if result.path:
+            first = result.path[0]
+            if _wins(result, self.firsts.get(first)):
+                self.firsts[first] = result
+
+
+def _wins(a: _Result, b: _Result | None) -> bool:
+    return b is None or a.gain > b.gain or (a.gain == b.gain and a.texts < b.texts)
+
+
+def _rank(search: _Search, world: _World, gain: _Gain) -> tuple[int, ...]:
+    credit = (0 if world.mandatory else 1) + world.blue + (1 if world.restart >= 0 else 0) + \
+        min(world.tickets, search.limit_tickets - world.spent)
+    return (gain[0], gain[1], credit, gain[2], gain[3])
+
+
+def _beam(search: _Search, root: _World, budget: Budget, answer: _Beam | None = None) -> _Beam:
+    """Widening beams from ``root`` until ``budget`` expires or one run is exact (``search.nodes`` counts the
+    worlds expanded, shared with the budget)."""
+    found = answer or _Beam()
+    width = BEAM_FIRST_WIDTH
+    while not budget.expired(search.nodes):
+        exact = _run(search, root, width, budget, found)
+        if exact is None:  # out of budget in the middle of the run
+            break
+        if exact:
+            found.exact = True
+            break
+        width *= BEAM_GROWTH
+    found.searched = search.nodes
+    return found
+
+
+def _run(search: _Search, root: _World, width: int, budget: Budget, found: _Beam) -> bool | None:
+    """One beam of ``width``: True if no layer was cut (exact), False if cut, None if the budget ran out."""
+    expanded: dict[_World, _Gain] = {}
+    layer: dict[_World, _Result] = {root: _Result((0, 0, 0, 0), (), ())}
+    cut = False
+    while layer:
+        following: dict[_World, _Result] = {}
+        for world, result in layer.items():
+            if budget.expired(search.nodes):
+                return None
+            seen = expanded.get(world)
+            if seen is not None and seen >= result.gain:
+                continue
+            expanded[world] = result.gain
+            search.nodes += 1
+            if search.may_end(world):
+                found.offer(result)
+            for action, after, mine, theirs in search.children(world):
+                delta = (mine, -theirs, -1 if action[4] else 0, -1 if action[0] == 0 else 0)
+                child = _Result(_plus(result.gain, delta), (*result.path, action), (*result.texts,
+                                                                                     search.text(action)))
+                known = following.get(after)
+                if known is None or _wins(child, known):
+                    following[after] = child
+        if len(following) > width:
+            cut = True
+            ranked = sorted(following.items(), key=lambda item: _rank(search, item[0], item[1].gain), reverse=True)
+            following = dict(ranked[:width])
+        layer = following
+    return not cut
+
+
 def _plus(a: _Gain, b: _Gain) -> _Gain:
     return (a[0] + b[0], a[1] + b[1], a[2] + b[2], a[3] + b[3])
 
@@ -443,32 +543,67 @@ def _to_action(action: _Fast) -> Action:
 
 
 def best_moves(position: Position, *, tickets: int = TICKETS_PER_TURN, alternatives: int = 4,
-               limit: Limit = DEFAULT_MOVE_LIMIT, stop: StopLike | None = None) -> MoveSearch:
+               answer: Limit = DEFAULT_ANSWER_LIMIT, limit: Limit = DEFAULT_MOVE_LIMIT,
+               stop: StopLike | None = None) -> MoveSearch:
     """The best move of this turn using at most ``tickets`` tickets, and the best moves with another first action.
+
+    Answer, then prove: widening beams answer within ``answer`` (one per ticket count j ≤ ``tickets``, since a move
+    with fewer tickets is a move with more: the answer is the best over them, so a larger ``tickets`` never answers
+    fewer points for the same budgets); the exhaustive search then runs for the rest of ``limit`` (counted from the
+    start, time or nodes), and its move, when it finishes, is proven and replaces the beams'. A node ``answer``
+    gives each beam that many worlds; a node ``limit`` gives the exhaustive search that many.
 
     Raises:
         ValueError: ``tickets`` is not 0, 1 or 2.
+        SolverError: stopped before any legal move was found.
     """
     if not 0 <= tickets <= TICKETS_PER_TURN:
         raise ValueError(f"a turn spends 0 to {TICKETS_PER_TURN} tickets, not {tickets}")
-    search = _Search(position.rules, tickets, Budget(limit, stop))
-    root = search.trim(_world(position))
-    best = search.solve(root)
+    clock = Budget(limit, stop)
+    quick, searched, proven = _Beam(), 0, False
+    for spend in range(tickets + 1):
+        share = answer if answer.time is None else Limit(time=answer.time * (spend + 1) / (tickets + 1),
+                                                          nodes=answer.nodes)
+        beam = _Search(position.rules, spend, Budget(share, stop, started=clock.started))
+        found = _beam(beam, beam.trim(_world(position)), beam.budget)
+        searched += found.searched
+        for result in (found.best, *found.firsts.values()):
+            if result is not None:
+                quick.offer(result)
+        proven = found.exact and spend == tickets
+    best, firsts = quick.best, [r for r in quick.firsts.values() if quick.best is None or r.path[:1] !=
+                                quick.best.path[:1]]
+    remaining = clock.remaining()
+    if not proven and not clock.stopped and (remaining is None or remaining > 0):
+        search = _Search(position.rules, tickets, Budget(Limit(time=remaining, nodes=limit.nodes), stop))
+        root = search.trim(_world(position))
+        result = search.solve(root)
+        searched += search.nodes
+        if not search.stopped and result is not None:
+            proven, best = True, result
+            firsts = _alternatives(search, root, result)
+        elif result is not None and _wins(result, best):
+            best = result
     if best is None:  # stopped before any way to end the turn was found
         raise SolverError("the move search stopped before it found a legal move; allow it more time")
-    main = _move(best.path, best.gain)
-    firsts: list[Move] = []
-    if not search.stopped:  # the best move of each other first action that can still reach the best's points
-        for action, after, mine, theirs in search.children(root):
-            if action == best.path[0] if best.path else False:
-                continue
-            delta = (mine, -theirs, -1 if action[4] else 0, -1 if action[0] == 0 else 0)
-            sub = search.solve(after, _minus((best.gain[0] - ALTERNATIVE_SPAN, *_BOTTOM[1:]), delta))
-            if sub is not None:
-                firsts.append(_move((action, *sub.path), _plus(sub.gain, delta)))
-    firsts.sort(key=lambda m: (tuple(-v for v in m.value), tuple(str(a) for a in m.actions)))
-    status = search.budget.status(proven=not search.stopped)
-    return MoveSearch(main, tuple(firsts[:alternatives]), len(search.memo), status, tickets)
+    moves = sorted((_move(r.path, r.gain) for r in firsts if r.gain[0] >= best.gain[0] - ALTERNATIVE_SPAN),
+                   key=lambda m: (tuple(-v for v in m.value), tuple(str(a) for a in m.actions)))
+    return MoveSearch(_move(best.path, best.gain), tuple(moves[:alternatives]), searched,
+                      clock.status(proven=proven), tickets, clock.elapsed())
+
+
+def _alternatives(search: _Search, root: _World, best: _Result) -> list[_Result]:
+    """The best move of each other first action that can still reach within :data:`ALTERNATIVE_SPAN` of the best's
+    points (from a finished exhaustive search: its memo answers most of them)."""
+    found = []
+    for action, after, mine, theirs in search.children(root):
+        if best.path and action == best.path[0]:
+            continue
+        delta = (mine, -theirs, -1 if action[4] else 0, -1 if action[0] == 0 else 0)
+        sub = search.solve(after, _minus((best.gain[0] - ALTERNATIVE_SPAN, *_BOTTOM[1:]), delta))
+        if sub is not None:
+            found.append(_Result(_plus(sub.gain, delta), (action, *sub.path), (search.text(action), *sub.texts)))
+    return found
 
 
 def _move(path: tuple[_Fast, ...], gain: _Gain) -> Move:

@@ -53,16 +53,18 @@ def test_reach_all_json_has_every_green_for_each_colour() -> None:
     ("03-loop-on-a-blue-square.toml", 0, 4),
 ])
 def test_move_json_gives_the_hand_derived_points(name: str, tickets: int, points: int) -> None:
-    document = _json("move", str(SCENARIOS / name), "--tickets", str(tickets))
+    document = _json("move", str(SCENARIOS / name), "--tickets", str(tickets), "--nodes", "2000000")  # no clock
     assert document["points"] == points
     assert isinstance(document["actions"], list) and isinstance(document["alternatives"], list)
-    assert document["status"] == "optimal"
+    assert document["status"] == "optimal" and document["proven"] is True
+    assert isinstance(document["searched"], int) and document["searched"] > 0
 
 
 def test_move_and_reach_tables_open_with_a_verdict() -> None:
-    result = _run("move", str(SCENARIOS / "02-ticket-pays.toml"), "--tickets", "1")
+    result = _run("move", str(SCENARIOS / "02-ticket-pays.toml"), "--tickets", "1", "--nodes", "2000000")
     assert result.exit_code == 0
     assert result.stdout.startswith("Best move with up to 1 ticket: +6 points")
+    assert "proven best" in result.stdout
     result = _run("reach", str(SCENARIOS / "02-ticket-pays.toml"))
     assert result.exit_code == 0 and result.stdout.startswith("Nearest of your cards: Gizeh")
 
@@ -119,7 +121,7 @@ def test_move_draws_the_map_with_the_suggested_move(tmp_path: Path) -> None:
     groups = {g.get("class"): g for g in root.iter("{http://www.w3.org/2000/svg}g")}
     assert len(groups["links"]) == 206
     assert len(groups["move"].findall("{http://www.w3.org/2000/svg}line")) == 2  # Athens>Gizeh, Gizeh>Sahara
-    assert _run("reach", str(SCENARIOS / "02-ticket-pays.toml"), "--svg", str(tmp_path / "x.gif")).exit_code == 2
+    assert _run("reach", str(SCENARIOS / "02-ticket-pays.toml"), "--svg", str(tmp_path / "no" / "x.svg")).exit_code == 2
 
 
 def test_the_command_loads_neither_elfenland_nor_ortools() -> None:
@@ -131,3 +133,101 @@ def test_the_command_loads_neither_elfenland_nor_ortools() -> None:
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False, cwd=root)
     assert result.returncode == 0, result.stderr
     assert result.stdout.split() == []
+
+
+# -- issue 24's fixes ------------------------------------------------------------------------------------------------
+def _long_notation() -> str:
+    """The notation of a mid-game position whose text before its first '/' is longer than a file name may be."""
+    import random
+
+    from planner.expedition.generate import random_position
+
+    for seed in range(40):
+        line = str(random_position(random.Random(seed), turns=random.Random(seed).randint(5, 35)))
+        if len(line.split("/")[0].encode()) > 255:
+            return line
+    raise AssertionError("no long notation among the random positions")
+
+
+def test_the_notation_json_prints_is_read_back_even_when_longer_than_a_file_name() -> None:
+    line = _long_notation()
+    document = _json("reach", line)
+    assert document["position"] == line
+    assert _json("reach", str(document["position"]))["position"] == line
+
+
+def test_a_notation_starting_with_a_dash_is_a_position_not_an_option() -> None:
+    line = str(load_position(SCENARIOS / "02-ticket-pays.toml")).replace("Ann", "-Al")
+    assert line.startswith("-Al")
+    document = _json("reach", line)
+    assert str(document["position"]).startswith("-Al,")
+
+
+@pytest.mark.parametrize("count", ["9" * 5000, "1000", "²"])
+def test_an_over_long_or_odd_count_in_the_notation_is_refused_in_the_planner_s_words(count: str) -> None:
+    line = str(load_position(SCENARIOS / "02-ticket-pays.toml"))
+    head, _, _ = line.rpartition("/")
+    result = _run("reach", f"{head}/{count}")
+    assert result.exit_code == 2, result.output
+    assert "tickets" in result.stderr and "set_int_max_str_digits" not in result.output
+    assert len(result.stderr) < 300
+
+
+def test_an_over_long_integer_in_a_file_is_refused_in_the_planner_s_words() -> None:
+    result = _run("reach", "-", stdin='format = "expedition/1"\nturn = ' + "9" * 5000 + "\n")
+    assert result.exit_code == 2
+    assert "5000 digits" in result.stderr and "set_int_max_str_digits" not in result.output
+
+
+def test_an_empty_leg_is_bad_input_naming_the_expedition_and_the_leg(tmp_path: Path) -> None:
+    text = (SCENARIOS / "02-ticket-pays.toml").read_text("utf-8")
+    assert text.count("path = []") >= 1
+    path = tmp_path / "empty-leg.toml"
+    path.write_text(text.replace("path = []", "path = [[]]", 1), "utf-8")
+    for command in ("reach", "move"):
+        result = _run(command, str(path))
+        assert result.exit_code == 2, result.output
+        assert "the path is empty" in result.stderr and "Traceback" not in result.output
+
+
+def test_json_errors_are_a_json_document() -> None:
+    result = _run("move", "no-such-file.toml", "--json")
+    assert result.exit_code == 2
+    document = json.loads(result.stdout)
+    assert document["schema"] == "expedition-planner/1" and "no such position file" in document["error"]
+    assert "no such position file" in result.stderr
+
+
+def test_help_names_the_other_game_s_command() -> None:
+    assert "elfenland" in _run("--help").stdout
+
+
+def test_time_limit_and_its_deprecated_alias() -> None:
+    scenario = str(SCENARIOS / "02-ticket-pays.toml")
+    assert "--time-limit" in _run("move", "--help").stdout
+    assert "--time " not in _run("move", "--help").stdout  # hidden
+    result = _run("move", scenario, "--tickets", "0", "--time", "2")
+    assert result.exit_code == 0 and "deprecated" in result.stderr
+
+
+def test_svg_writes_svg_and_png_writes_png(tmp_path: Path) -> None:
+    scenario = str(SCENARIOS / "02-ticket-pays.toml")
+    svg, png = tmp_path / "map.png", tmp_path / "map2.png"
+    result = _run("reach", scenario, "--svg", str(svg))
+    assert result.exit_code == 0
+    assert svg.read_bytes().startswith(b"<svg") or b"<svg" in svg.read_bytes()[:200]
+    pytest.importorskip("cairosvg")
+    result = _run("reach", scenario, "--png", str(png))
+    if result.exit_code == 0:
+        assert png.read_bytes().startswith(b"\x89PNG")
+    else:  # the native cairo library is missing: a clear message
+        assert result.exit_code == 2 and "cairo" in result.stderr
+
+
+def test_an_unproven_answer_says_how_long_it_searched() -> None:
+    result = _run("move", str(SCENARIOS / "01-spec-example.toml"), "--tickets", "2", "--nodes", "50", "--json")
+    assert result.exit_code == 0
+    document = json.loads(result.stdout)
+    assert document["proven"] is False and document["status"] == "feasible"
+    result = _run("move", str(SCENARIOS / "01-spec-example.toml"), "--tickets", "2", "--nodes", "50")
+    assert "not proven" in result.stdout and "best found in" in result.stdout

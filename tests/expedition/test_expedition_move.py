@@ -13,8 +13,13 @@ from hypothesis import strategies as st
 from planner.common.limits import Budget, Limit, Status
 from planner.expedition.generate import random_position
 from planner.expedition.position import Position
-from planner.expedition.search import Move, _Result, _Search, _world, best_moves
+from planner.expedition.search import Move, MoveSearch, _Result, _Search, _world, best_moves
 from planner.expedition.turn import verify
+
+
+def _exact(position: Position, tickets: int) -> MoveSearch:
+    """The move search with budgets in worlds, not seconds: the same answer however loaded the machine is."""
+    return best_moves(position, tickets=tickets, answer=Limit(nodes=10_000), limit=Limit(nodes=200_000))
 
 
 def _replays(position: Position, move: Move) -> None:
@@ -56,8 +61,8 @@ def test_the_best_move_equals_a_plain_enumeration_on_bigger_turns(seed: int, tic
 def test_hand_derived_best_moves() -> None:
     # Gizeh (my token: +4) is two arrows away: only a ticket's extra arrow gets there this turn.
     position = table(yellow=["start", "Athens"], hand=["Gizeh", "Sahara"], tokens=["Sahara"])
-    assert best_moves(position, tickets=0).best.points == 2  # yellow Gizeh
-    two = best_moves(position, tickets=1)
+    assert _exact(position, 0).best.points == 2  # yellow Gizeh
+    two = _exact(position, 1)
     assert (two.best.points, two.best.tickets) == (6, 1)  # yellow Gizeh (+2), ticket yellow Sahara (+4)
     assert [str(a) for a in two.best.actions] == ["yellow Athens>Gizeh", "ticket yellow Gizeh>Sahara"]
 
@@ -65,16 +70,67 @@ def test_hand_derived_best_moves() -> None:
 def test_a_blue_square_chain_is_found_without_tickets() -> None:
     # blue:Start-E's bonus pays the second arrow: start>blue:Start-E, then Caspian Sea (my card)
     position = table(hand=["Caspian Sea"])
-    move = best_moves(position, tickets=0).best
+    move = _exact(position, 0).best
     assert (move.points, move.arrows, move.tickets) == (2, 2, 0)
 
 
 def test_a_node_limit_gives_a_reproducible_unproven_answer() -> None:
     position = random_position(random.Random(3), turns=20)
-    first = best_moves(position, tickets=2, limit=Limit(nodes=3000))
-    again = best_moves(position, tickets=2, limit=Limit(nodes=3000))
-    assert first.status is not Status.OPTIMAL and str(first.best) == str(again.best)
+    first = best_moves(position, tickets=2, answer=Limit(nodes=300), limit=Limit(nodes=3000))
+    again = best_moves(position, tickets=2, answer=Limit(nodes=300), limit=Limit(nodes=3000))
+    assert first.status is Status.FEASIBLE and not first.proven
+    assert str(first.best) == str(again.best) and first.searched == again.searched
     _replays(position, first.best)
+
+
+def _beam_only(position: Position, tickets: int, nodes: int) -> MoveSearch:
+    """The beams' answer with ``nodes`` worlds each; the exhaustive search gets too few nodes to improve it much."""
+    return best_moves(position, tickets=tickets, answer=Limit(nodes=nodes), limit=Limit(nodes=1))
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 10_000))
+def test_the_beam_answers_a_legal_move_and_more_tickets_never_answer_less(seed: int) -> None:
+    rng = random.Random(seed)
+    position = random_position(rng, turns=rng.randint(5, 35))
+    answers = [_beam_only(position, tickets, 400) for tickets in range(3)]
+    for found in answers:
+        _replays(position, found.best)
+        for alternative in found.alternatives:
+            _replays(position, alternative)
+            assert alternative.value <= found.best.value
+    assert answers[0].best.points <= answers[1].best.points <= answers[2].best.points
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow])
+@given(st.integers(0, 10_000), st.integers(0, 1))
+def test_a_beam_that_never_cut_a_layer_is_proven_and_optimal(seed: int, tickets: int) -> None:
+    rng = random.Random(seed)
+    position = random_position(rng, turns=rng.randint(0, 12))
+    found = _beam_only(position, tickets, 3_000)
+    assume(found.proven)  # the exhaustive search had one node: only an exact beam proves it
+    try:
+        plain = best_value(position, tickets=tickets, limit=1_500)
+    except RuntimeError:
+        assume(False)
+        return
+    assert found.best.value == plain
+    _replays(position, found.best)
+
+
+@pytest.mark.parametrize(("name", "tickets"), [("02-ticket-pays.toml", 0), ("02-ticket-pays.toml", 1),
+                                               ("02-ticket-pays.toml", 2), ("03-loop-on-a-blue-square.toml", 0)])
+def test_the_beam_never_beats_the_proof_on_the_bundled_scenarios(name: str, tickets: int) -> None:
+    from pathlib import Path
+
+    from planner.expedition.position_file import load_position
+
+    position = load_position(Path(__file__).resolve().parents[2] / "scenarios" / "expedition" / name)
+    proven = best_moves(position, tickets=tickets, answer=Limit(nodes=1), limit=Limit(nodes=2_000_000))
+    quick = _beam_only(position, tickets, 2_000)
+    assert proven.proven
+    assert quick.best.points <= proven.best.points
+    _replays(position, quick.best)
 
 
 def test_tickets_must_be_0_1_or_2() -> None:

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import contextlib
+import tomllib
 from pathlib import Path
+from typing import Any
 
 import pytest
 from exhelp import table
@@ -14,7 +16,8 @@ from planner.errors import IllegalPositionError, NotationError
 from planner.expedition.board import SpotKind, load_board
 from planner.expedition.notation import parse_location, parse_spot, short_spot
 from planner.expedition.position import Position
-from planner.expedition.position_file import load_position, position_from_toml, position_to_toml
+from planner.expedition.position_file import load_position, position_from_mapping, position_from_toml, position_to_toml
+from planner.expedition.reach import reach
 
 SCENARIOS = Path(__file__).resolve().parents[2] / "scenarios" / "expedition"
 
@@ -134,3 +137,57 @@ def test_fuzz_the_position_file_never_crashes(text: str) -> None:
 def test_fuzz_the_position_file_with_its_own_words(words: list[str]) -> None:
     with contextlib.suppress(IllegalPositionError, NotationError):
         position_from_toml("".join(words))
+
+
+# -- mutated bundled scenarios (issue 26) ----------------------------------------------------------------------------
+def test_an_empty_leg_is_a_problem_naming_the_expedition_and_the_leg() -> None:
+    text = (SCENARIOS / "02-ticket-pays.toml").read_text("utf-8")
+    data = tomllib.loads(text)
+    data["expedition"]["blue"]["path"] = [[]]
+    with pytest.raises(IllegalPositionError, match=r"blue: the path is empty"):
+        position_from_mapping(data)
+    data["expedition"]["blue"]["path"] = [["start", "Athens", "start"], []]
+    with pytest.raises(IllegalPositionError, match=r"blue: leg 2 is empty"):
+        position_from_mapping(data)
+
+
+_ODD_VALUES = st.one_of(st.just([]), st.just([[]]), st.just([[], []]), st.just(""), st.just("start"),
+                        st.integers(-3, 3), st.just(10 ** 30), st.booleans(), st.just({}), st.just([["start"]]),
+                        st.lists(st.sampled_from(["start", "Athens", "Gizeh", "red", "blue E", "", "Rome"]),
+                                 max_size=5),
+                        st.lists(st.lists(st.sampled_from(["start", "Athens", "Gizeh", "Petra", ""]), max_size=4),
+                                 max_size=3))
+
+
+def _leaves(value: object, at: tuple[object, ...] = ()) -> list[tuple[object, ...]]:
+    """Every place in a parsed file: table keys and list indices, the containers included."""
+    found = [at]
+    if isinstance(value, dict):
+        for key, sub in value.items():
+            found += _leaves(sub, (*at, key))
+    elif isinstance(value, list):
+        for index, sub in enumerate(value):
+            found += _leaves(sub, (*at, index))
+    return found
+
+
+def _replaced(data: object, at: tuple[object, ...], value: object) -> object:
+    if not at:
+        return value
+    head, *rest = at
+    copy: Any = dict(data) if isinstance(data, dict) else list(data)  # type: ignore[call-overload]
+    copy[head] = _replaced(copy[head], tuple(rest), value)
+    return copy
+
+
+@given(st.sampled_from(sorted(p.name for p in SCENARIOS.glob("*.toml"))), st.data())
+def test_fuzz_mutated_bundled_scenarios_never_crash(name: str, data: st.DataObject) -> None:
+    parsed: Any = tomllib.loads((SCENARIOS / name).read_text("utf-8"))
+    for _ in range(data.draw(st.integers(1, 3))):
+        at = data.draw(st.sampled_from(_leaves(parsed)[1:]))  # a file is always a table: keep the root
+        parsed = _replaced(parsed, at, data.draw(_ODD_VALUES))
+    try:
+        position = position_from_mapping(parsed)
+    except (IllegalPositionError, NotationError):
+        return
+    reach(position, position.hand)
