@@ -207,6 +207,7 @@ class _Search:
                 self.near[i] |= self.bit[o.to]
             self.transit[i] = min((o.count for o in opts), default=0)
         self.start = index[position.at]
+        self._card_bound(position, supply)
         self.size = size
         self.start_cards = _pack(hand, size, supply)
         # Under the strict rule, the fields that must be equal for one state to dominate another: every counter
@@ -252,6 +253,65 @@ class _Search:
                 self.empty[index[frm]].append(_EmptyRoad(number * _PLACED_BITS, fresh, placed))
 
     # -- the bound ---------------------------------------------------------------------------------------------
+    def _card_bound(self, position: Position, supply: tuple[int, ...]) -> None:
+        """What the card bound needs (see :meth:`_by_cards`): per card type its shift, the fewest cards of it one
+        step takes, and how many roads it may pay on (the board's counters of that type and my supply's); the
+        board's counters; the cheapest caravan."""
+        board = position.board
+        fewest: dict[int, int] = {}
+        roads = [0] * len(TRANSPORTS)
+        for tile in position.tiles:
+            if tile.transport is not None:
+                i = TRANSPORTS.index(tile.transport)
+                cost = counter_cost(tile.transport, board.connections[tile.road].terrain, obstacle=tile.obstacle)
+                if cost is not None:
+                    fewest[i] = min(fewest.get(i, cost), cost)
+                    roads[i] += 1
+        self.board_counters = sum(roads)
+        self.board_roads = tuple(roads)
+        for i, n in enumerate(supply):
+            if n:
+                costs = [c for c in (counter_cost(COUNTER_TRANSPORTS[i], r.terrain) for r in board.roads) if c]
+                if costs:
+                    fewest[i] = min(fewest.get(i, min(costs)), min(costs))
+                    roads[i] += n
+        rafts = [raft_cost(c, frm) for c in board.connections.values() if not c.is_road for frm in (c.a, c.b)]
+        if rafts:
+            fewest[_RAFT] = min(rafts)
+            roads[_RAFT] = _NO_LIMIT
+        # A road gives at most one new town (both its ends are visited once travelled), except a way back to a
+        # start town still to collect: then the road counts do not bound anything.
+        start_open = bool(self.bit[self.start])
+        self.by_card = tuple((i * _BITS, fewest[i], _NO_LIMIT if start_open else roads[i]) for i in sorted(fewest))
+        self.caravan_least = position.rules.caravan_cost(1, obstacle=False)
+
+    def _by_cards(self, cards: int) -> int:
+        """At most how many more towns the cards pay for: a step into a new town pays a counter (at least the
+        fewest cards of its type, on a road of its own), a raft, or a caravan (at least ``caravan_least`` of the
+        budget), so the steps paid by matching cards are at most, per type, min(roads, cards // fewest), and
+        caravans share what the budget has left."""
+        s = (cards >> _BUDGET) & _FIELD
+        matched = 0
+        for shift, least, roads in self.by_card:
+            n = ((cards >> shift) & _FIELD) // least
+            matched += n if n < roads else roads
+        if matched >= s:
+            return s
+        return matched + (s - matched) // self.caravan_least
+
+    def _placements_needed(self, cards: int, towns: int, start_open: bool) -> int:
+        """At least how many more counters a route from this state places to collect ``towns`` more: every
+        new town not reached by a raft, a counter on the board (matching cards or a caravan) needs a road of
+        mine still to place (a road I placed before has both its ends visited)."""
+        s = (cards >> _BUDGET) & _FIELD
+        free = 1 if start_open else 0
+        for shift, least, _ in self.by_card:
+            n = ((cards >> shift) & _FIELD) // least
+            roads = _NO_LIMIT if shift == _RAFT * _BITS else self.board_roads[shift // _BITS]
+            free += n if n < roads else roads
+        free += min(self.board_counters, s // self.caravan_least)
+        return max(0, towns - free)
+
     def _optimistic(self, town: int, new: int, mask: int, cards: int) -> tuple[int, int]:
         """The most points any route on from this state can reach, and the fewest cards it then pays on top."""
         s = (cards >> _BUDGET) & _FIELD
@@ -268,6 +328,7 @@ class _Search:
         costs.sort()
         # Towns worth counting: all, or only up to the ceiling (no route scores above it).
         wanted = len(costs) if self.ceiling is None else min(len(costs), max(0, self.ceiling - new))
+        wanted = min(wanted, self._by_cards(cards))
         extra, budget, needed = 0, s, 0
         if wanted and not self.near[town] & ~mask:
             # No uncollected town is one step away: a step that collects nothing comes first.
@@ -290,7 +351,13 @@ class _Search:
         spent = self.size - ((cards >> _BUDGET) & _FIELD) + needed
         if spent != -best_neg_spent:
             return spent > -best_neg_spent
-        return placements >= -best_neg_placed  # placing more can only make it worse
+        if placements >= -best_neg_placed:
+            return True  # placing more can only make it worse
+        if not self.joint:
+            return False
+        # It can at best tie on points and cards: then on the counters it must still place.
+        start_open = bool(self.bit[self.start]) and not mask & self.bit[self.start]
+        return placements + self._placements_needed(cards, best_score - new, start_open) >= -best_neg_placed
 
     def upper_bound(self) -> int:
         """A proven upper bound on the score of any route: the bound at the start (or the ceiling, if lower)."""
