@@ -268,7 +268,7 @@ class _Search:
                     fewest[i] = min(fewest.get(i, cost), cost)
                     roads[i] += 1
         self.board_counters = sum(roads)
-        self.board_roads = tuple(roads)
+        self.board_by_card = tuple((i * _BITS, fewest[i], roads[i]) for i in sorted(fewest))
         for i, n in enumerate(supply):
             if n:
                 costs = [c for c in (counter_cost(COUNTER_TRANSPORTS[i], r.terrain) for r in board.roads) if c]
@@ -276,6 +276,7 @@ class _Search:
                     fewest[i] = min(fewest.get(i, min(costs)), min(costs))
                     roads[i] += n
         rafts = [raft_cost(c, frm) for c in board.connections.values() if not c.is_road for frm in (c.a, c.b)]
+        self.raft_least = min(rafts, default=_NO_LIMIT)
         if rafts:
             fewest[_RAFT] = min(rafts)
             roads[_RAFT] = _NO_LIMIT
@@ -299,18 +300,21 @@ class _Search:
             return s
         return matched + (s - matched) // self.caravan_least
 
-    def _placements_needed(self, cards: int, towns: int, start_open: bool) -> int:
-        """At least how many more counters a route from this state places to collect ``towns`` more: every
-        new town not reached by a raft, a counter on the board (matching cards or a caravan) needs a road of
-        mine still to place (a road I placed before has both its ends visited)."""
-        s = (cards >> _BUDGET) & _FIELD
-        free = 1 if start_open else 0
-        for shift, least, _ in self.by_card:
+    def _placements_needed(self, cards: int, towns: int, budget: int, start_open: bool) -> int:
+        """At least how many more counters a route from this state places to collect ``towns`` more with at most
+        ``budget`` more cards: a new town not reached by a raft or a counter on the board (one town per counter,
+        by matching cards or a caravan) needs a road of mine still to place (a road I placed before has both its
+        ends visited). Rafts, matching cards and placed roads take a card a step at least, a caravan
+        ``caravan_least``: so at most ``(budget - towns) // (caravan_least - 1)`` steps are caravans."""
+        rafts = min(((cards >> (_RAFT * _BITS)) & _FIELD) // self.raft_least, budget)
+        matched = 0
+        for shift, least, roads in self.board_by_card:
             n = ((cards >> shift) & _FIELD) // least
-            roads = _NO_LIMIT if shift == _RAFT * _BITS else self.board_roads[shift // _BITS]
-            free += n if n < roads else roads
-        free += min(self.board_counters, s // self.caravan_least)
-        return max(0, towns - free)
+            matched += n if n < roads else roads
+        matched = min(matched, self.board_counters, budget - rafts)
+        extra = self.caravan_least - 1
+        caravans = min(self.board_counters - matched, max(0, budget - towns) // extra) if extra > 0 else 0
+        return max(0, towns - rafts - matched - caravans - (1 if start_open else 0))
 
     def _optimistic(self, town: int, new: int, mask: int, cards: int) -> tuple[int, int]:
         """The most points any route on from this state can reach, and the fewest cards it then pays on top."""
@@ -357,7 +361,8 @@ class _Search:
             return False
         # It can at best tie on points and cards: then on the counters it must still place.
         start_open = bool(self.bit[self.start]) and not mask & self.bit[self.start]
-        return placements + self._placements_needed(cards, best_score - new, start_open) >= -best_neg_placed
+        budget = -best_neg_spent - (self.size - ((cards >> _BUDGET) & _FIELD))  # to spend no more than the best
+        return placements + self._placements_needed(cards, best_score - new, budget, start_open) >= -best_neg_placed
 
     def upper_bound(self) -> int:
         """A proven upper bound on the score of any route: the bound at the start (or the ceiling, if lower)."""
