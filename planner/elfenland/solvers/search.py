@@ -157,6 +157,17 @@ Interrupt = Callable[[int, Callable[[], tuple[Move, ...]]], bool]
 Ceiling = Callable[[], int | None]
 
 
+def _steps(costs: tuple[int, ...], cards: int) -> int:
+    """How many of the steps ``costs`` (cheapest first) ``cards`` pay for at most."""
+    steps = 0
+    for cost in costs:
+        if cost > cards:
+            break
+        cards -= cost
+        steps += 1
+    return steps
+
+
 class SearchTimeout(Exception):
     """The search ran out of its budget or was stopped (the best route so far is not proven)."""
 
@@ -254,51 +265,43 @@ class _Search:
 
     # -- the bound ---------------------------------------------------------------------------------------------
     def _card_bound(self, position: Position, supply: tuple[int, ...]) -> None:
-        """What the card bound needs (see :meth:`_by_cards`): per card type its shift, the fewest cards of it one
-        step takes, and how many roads it may pay on (the board's counters of that type and my supply's); the
-        board's counters; the cheapest caravan."""
+        """What the card bound needs (see :meth:`_by_cards`): per counter type, what a step on each road that may
+        carry it costs, cheapest first (the board's counters of that type, and my supply's on the cheapest terrain
+        for them), the board's part alone, the cheapest raft and the cheapest caravan."""
         board = position.board
-        fewest: dict[int, int] = {}
-        roads = [0] * len(TRANSPORTS)
+        on_board: list[list[int]] = [[] for _ in COUNTER_TRANSPORTS]
         for tile in position.tiles:
             if tile.transport is not None:
-                i = TRANSPORTS.index(tile.transport)
                 cost = counter_cost(tile.transport, board.connections[tile.road].terrain, obstacle=tile.obstacle)
                 if cost is not None:
-                    fewest[i] = min(fewest.get(i, cost), cost)
-                    roads[i] += 1
-        self.board_counters = sum(roads)
-        self.board_by_card = tuple((i * _BITS, fewest[i], roads[i]) for i in sorted(fewest))
+                    on_board[COUNTER_TRANSPORTS.index(tile.transport)].append(cost)
+        mine = [list(costs) for costs in on_board]
         for i, n in enumerate(supply):
-            if n:
-                costs = [c for c in (counter_cost(COUNTER_TRANSPORTS[i], r.terrain) for r in board.roads) if c]
-                if costs:
-                    fewest[i] = min(fewest.get(i, min(costs)), min(costs))
-                    roads[i] += n
+            costs = [c for c in (counter_cost(COUNTER_TRANSPORTS[i], r.terrain) for r in board.roads) if c]
+            if n and costs:
+                mine[i] += [min(costs)] * n
+        self.board_counters = sum(len(costs) for costs in on_board)
+        self.board_by_card = tuple((i * _BITS, tuple(sorted(c))) for i, c in enumerate(on_board) if c)
+        self.by_card = tuple((i * _BITS, tuple(sorted(c))) for i, c in enumerate(mine) if c)
         rafts = [raft_cost(c, frm) for c in board.connections.values() if not c.is_road for frm in (c.a, c.b)]
         self.raft_least = min(rafts, default=_NO_LIMIT)
-        if rafts:
-            fewest[_RAFT] = min(rafts)
-            roads[_RAFT] = _NO_LIMIT
-        # A road gives at most one new town (both its ends are visited once travelled), except a way back to a
-        # start town still to collect: then the road counts do not bound anything.
-        start_open = bool(self.bit[self.start])
-        self.by_card = tuple((i * _BITS, fewest[i], _NO_LIMIT if start_open else roads[i]) for i in sorted(fewest))
         self.caravan_least = position.rules.caravan_cost(1, obstacle=False)
+        # A road gives at most one new town (both its ends are visited once travelled), except a way back to a
+        # start town still to collect: one town more.
+        self.start_slack = 1 if self.bit[self.start] else 0
 
-    def _by_cards(self, cards: int) -> int:
-        """At most how many more towns the cards pay for: a step into a new town pays a counter (at least the
-        fewest cards of its type, on a road of its own), a raft, or a caravan (at least ``caravan_least`` of the
-        budget), so the steps paid by matching cards are at most, per type, min(roads, cards // fewest), and
-        caravans share what the budget has left."""
+    def _by_cards(self, cards: int) -> tuple[int, int]:
+        """At most how many more towns the cards pay for, and at most how many of them by matching cards or
+        rafts: a step into a new town pays a counter (on a road of its own, so per type at most the cheapest
+        roads its cards pay for), a raft, or a caravan (at least ``caravan_least`` of the budget, which shares
+        what is left)."""
         s = (cards >> _BUDGET) & _FIELD
-        matched = 0
-        for shift, least, roads in self.by_card:
-            n = ((cards >> shift) & _FIELD) // least
-            matched += n if n < roads else roads
+        matched = ((cards >> (_RAFT * _BITS)) & _FIELD) // self.raft_least + self.start_slack
+        for shift, costs in self.by_card:
+            matched += _steps(costs, (cards >> shift) & _FIELD)
         if matched >= s:
-            return s
-        return matched + (s - matched) // self.caravan_least
+            return s, s
+        return matched + (s - matched) // self.caravan_least, matched
 
     def _placements_needed(self, cards: int, towns: int, budget: int, start_open: bool) -> int:
         """At least how many more counters a route from this state places to collect ``towns`` more with at most
@@ -308,9 +311,8 @@ class _Search:
         ``caravan_least``: so at most ``(budget - towns) // (caravan_least - 1)`` steps are caravans."""
         rafts = min(((cards >> (_RAFT * _BITS)) & _FIELD) // self.raft_least, budget)
         matched = 0
-        for shift, least, roads in self.board_by_card:
-            n = ((cards >> shift) & _FIELD) // least
-            matched += n if n < roads else roads
+        for shift, costs in self.board_by_card:
+            matched += _steps(costs, (cards >> shift) & _FIELD)
         matched = min(matched, self.board_counters, budget - rafts)
         extra = self.caravan_least - 1
         caravans = min(self.board_counters - matched, max(0, budget - towns) // extra) if extra > 0 else 0
@@ -332,7 +334,8 @@ class _Search:
         costs.sort()
         # Towns worth counting: all, or only up to the ceiling (no route scores above it).
         wanted = len(costs) if self.ceiling is None else min(len(costs), max(0, self.ceiling - new))
-        wanted = min(wanted, self._by_cards(cards))
+        most, matched = self._by_cards(cards)
+        wanted = min(wanted, most)
         extra, budget, needed = 0, s, 0
         if wanted and not self.near[town] & ~mask:
             # No uncollected town is one step away: a step that collects nothing comes first.
@@ -345,6 +348,9 @@ class _Search:
             needed += cost
             extra += 1
         top = new + extra if self.ceiling is None else min(new + extra, self.ceiling)
+        # The towns beyond what matching cards and rafts can pay for are caravans'.
+        if extra > matched:
+            needed = max(needed, matched + (extra - matched) * self.caravan_least)
         return top, needed
 
     def _prunable(self, town: int, new: int, mask: int, cards: int, placements: int) -> bool:
