@@ -157,6 +157,17 @@ Interrupt = Callable[[int, Callable[[], tuple[Move, ...]]], bool]
 Ceiling = Callable[[], int | None]
 
 
+@functools.cache
+def _cheapest_steps() -> tuple[tuple[int | None, ...], int]:
+    """The fewest cards a counter of each type costs on a road of the board (None: it travels none), and the
+    fewest raft cards of a crossing (``_NO_LIMIT`` without water)."""
+    board = load_board()
+    counters = tuple(min((c for c in (counter_cost(t, r.terrain) for r in board.roads) if c), default=None)
+                     for t in COUNTER_TRANSPORTS)
+    rafts = [raft_cost(c, frm) for c in board.connections.values() if not c.is_road for frm in (c.a, c.b)]
+    return counters, min(rafts, default=_NO_LIMIT)
+
+
 def _steps(costs: tuple[int, ...], cards: int) -> int:
     """How many of the steps ``costs`` (cheapest first) ``cards`` pay for at most."""
     steps = 0
@@ -276,15 +287,15 @@ class _Search:
                 if cost is not None:
                     on_board[COUNTER_TRANSPORTS.index(tile.transport)].append(cost)
         mine = [list(costs) for costs in on_board]
+        cheapest, rafts = _cheapest_steps()
         for i, n in enumerate(supply):
-            costs = [c for c in (counter_cost(COUNTER_TRANSPORTS[i], r.terrain) for r in board.roads) if c]
-            if n and costs:
-                mine[i] += [min(costs)] * n
+            least = cheapest[i]
+            if n and least is not None:
+                mine[i] += [least] * n
         self.board_counters = sum(len(costs) for costs in on_board)
         self.board_by_card = tuple((i * _BITS, tuple(sorted(c))) for i, c in enumerate(on_board) if c)
         self.by_card = tuple((i * _BITS, tuple(sorted(c))) for i, c in enumerate(mine) if c)
-        rafts = [raft_cost(c, frm) for c in board.connections.values() if not c.is_road for frm in (c.a, c.b)]
-        self.raft_least = min(rafts, default=_NO_LIMIT)
+        self.raft_least = rafts
         self.caravan_least = position.rules.caravan_cost(1, obstacle=False)
         # A road gives at most one new town (both its ends are visited once travelled), except a way back to a
         # start town still to collect: one town more.
