@@ -85,7 +85,7 @@ class Candidate:
     worst: tuple[int, int]
     """(score, -cards) of my plan after the worst reply (or after the N greedy replies)."""
     refuted: bool = False
-    """Whether trying replies stopped early: one already left it worse than a better candidate."""
+    """Whether trying replies stopped early: one already left it worse than a better candidate or than passing."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -216,7 +216,8 @@ def place_now(position: Position, *, replies: int = 1, solver: str = "auto", lim
 
     for move in dict.fromkeys(joint.plan.placements):
         start = place(position, [move])
-        floor = None if best is None else best.worst
+        # A placement worse than passing is never advised (passing wins then): passing's worst is a floor too.
+        floor = passing.worst if best is None else max(best.worst, passing.worst)
         # The joint plan, this counter placed, is the plan after it: placing one of its counters early takes
         # nothing away, and nothing better is possible (any plan after it is one of the position before).
         first = _walked(start, joint.plan, move) or plan(start)
@@ -239,7 +240,8 @@ def _walked(position: Position, plan: Plan, move: Tile | None) -> Plan | None:
 
 
 def _harmful_first(position: Position, found: list[tuple[str, Transport | None]]) -> list[tuple[str, Transport | None]]:
-    """The replies road by road, on each road the counters my cards cannot pay first (they hurt most)."""
+    """The obstacles first, then the counters road by road, on each road those my cards cannot pay first (they
+    hurt most, so a candidate is refuted soonest)."""
     board = position.board
     roads = list(dict.fromkeys(road for road, _ in found))
 
@@ -250,7 +252,7 @@ def _harmful_first(position: Position, found: list[tuple[str, Transport | None]]
         cost = counter_cost(counter, board.connections[road].terrain)
         return cost is not None and position.hand[counter] >= cost
 
-    return sorted(found, key=lambda r: (roads.index(r[0]), payable(r)))
+    return sorted(found, key=lambda r: (r[1] is not None, roads.index(r[0]), payable(r)))
 
 
 def _against_replies(start: Position, first: Plan, move: Tile | None, replies: int,
