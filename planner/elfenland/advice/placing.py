@@ -239,6 +239,16 @@ def _walked(position: Position, plan: Plan, move: Tile | None) -> Plan | None:
         return None
 
 
+def _unpaid_caravan(position: Position, road: str, counter: Transport | None) -> tuple[int, bool] | None:
+    """For a counter reply under caravans that are always allowed: the caravan's price on ``road`` with that
+    counter, and whether my cards can pay the counter itself; None for an obstacle or under the strict rule."""
+    if counter is None or position.rules.strict:
+        return None
+    cost = counter_cost(counter, position.board.connections[road].terrain)
+    assert cost is not None
+    return position.rules.caravan_cost(cost, obstacle=False), position.hand[counter] >= cost
+
+
 def _harmful_first(position: Position, found: list[tuple[str, Transport | None]]) -> list[tuple[str, Transport | None]]:
     """The obstacles first, then the counters road by road, on each road those my cards cannot pay first (they
     hurt most, so a candidate is refuted soonest)."""
@@ -262,10 +272,13 @@ def _against_replies(start: Position, first: Plan, move: Tile | None, replies: i
     replies, the worst reply against the plan that leaves, and so on. With one reply, trying stops as soon as one
     leaves it below ``floor`` (it cannot beat or tie the best candidate so far).
 
-    Two shortcuts, both exact for the worst reply: once a reply on a road leaves a plan that does not travel it,
-    no other counter there can leave less (that plan is legal after each of them), so they are not tried; and a
-    first reply that ``passed`` (the replies to passing) answered with a plan still legal after ``move`` is
-    answered by that plan (nothing better is possible: any plan after ``move`` is one of the position without).
+    Three shortcuts, all exact for the worst reply: once a reply on a road leaves a plan that does not travel it,
+    no other counter there can leave less (that plan is legal after each of them), so they are not tried; unless
+    caravans are strict, a counter my cards can pay leaves no less than one they cannot pay whose caravan costs as
+    much or more (every plan after the latter is one after the former, its caravans no dearer), so it is not tried
+    after such a one; and a first reply that ``passed`` (the replies to passing) answered with a plan still legal
+    after ``move`` is answered by that plan (nothing better is possible: any plan after ``move`` is one of the
+    position without).
     """
     tried: tuple[Reply, ...] = ()
     current, here, worst = first, start, first.value
@@ -274,8 +287,10 @@ def _against_replies(start: Position, first: Plan, move: Tile | None, replies: i
     for turn in range(replies):
         answers: list[Reply] = []
         settled: set[str] = set()
+        caravans: dict[str, int] = {}  # per road, the dearest caravan of a counter tried there my cards cannot pay
         for road, counter in _harmful_first(here, replies_to(here, current)):
-            if road in settled:
+            price = _unpaid_caravan(here, road, counter)
+            if road in settled or (price is not None and price[1] and price[0] <= caravans.get(road, -1)):
                 continue
             after = after_reply(here, road, counter)
             before = known.get((road, counter)) if turn == 0 else None
@@ -283,6 +298,8 @@ def _against_replies(start: Position, first: Plan, move: Tile | None, replies: i
             answers.append(answer)
             if all(step.connection != road for step in answer.plan.steps):
                 settled.add(road)
+            if price is not None and not price[1]:
+                caravans[road] = max(caravans.get(road, -1), price[0])
             if turn == 0 and replies == 1 and floor is not None and answer.value < floor:
                 refuted = True
                 break
