@@ -17,12 +17,17 @@ Modelling assumptions (guarded by the solver-agreement tests):
   board as a counter: then every caravan test asks the same of both states, now and after any same payments.
 - Bound: the towns still collectable are at most as many as the cheapest ways into distinct uncollected towns
   that the budget can pay for (sum of the smallest entry costs ≤ s), which also bounds the cards needed to
-  reach a given score. A ceiling on the score proven elsewhere (CP-SAT's, in a race) caps the count.
+  reach a given score. A ceiling on the score proven elsewhere (CP-SAT's, in a race) caps the count. So does a
+  card bound: a road gives at most one new town (both its ends are visited once travelled), so per counter type
+  the steps its cards pay are at most the cheapest roads that may carry it (the board's and my supply's) that
+  the cards pay for, rafts take a card a step, and every other new town is a caravan's (3 cards at least).
 - Joint plans (a supply of my counters to place, ``elfenland place``): a counter is placed on an empty road when
   the walk first takes it, of any type the supply holds and the terrain carries (a placement the walk never
   travels changes nothing, so none is made). The state gains the supply left and the roads placed (which type
   on which road); a state dominates another only with the same placements and no less of cards and supply. The
-  objective gains a last criterion: the fewest counters placed (a counter not needed stays in hand).
+  objective gains a last criterion: the fewest counters placed (a counter not needed stays in hand). A state
+  that can at best tie the best on points and cards is pruned when the counters it must still place (new towns
+  no raft, board counter or caravan the cards allow can reach) make at least as many as the best's.
 """
 
 from __future__ import annotations
