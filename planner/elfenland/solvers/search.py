@@ -306,18 +306,21 @@ class _Search:
         # start town still to collect: one town more.
         self.start_slack = 1 if self.bit[self.start] else 0
 
-    def _by_cards(self, cards: int) -> tuple[int, int]:
-        """At most how many more towns the cards pay for, and at most how many of them by matching cards or
-        rafts: a step into a new town pays a counter (on a road of its own, so per type at most the cheapest
-        roads its cards pay for), a raft, or a caravan (at least ``caravan_least`` of the budget, which shares
-        what is left)."""
+    def _by_cards(self, cards: int) -> tuple[int, list[int]]:
+        """At most how many more towns the cards pay for, and the costs of the steps into them that matching
+        cards or rafts may pay, cheapest first: a step into a new town pays a counter (on a road of its own, so
+        per type at most the cheapest roads its cards pay for), a raft, or a caravan (at least
+        ``caravan_least`` of the budget, which shares what is left)."""
         s = (cards >> _BUDGET) & _FIELD
-        matched = ((cards >> (_RAFT * _BITS)) & _FIELD) // self.raft_least + self.start_slack
+        steps = [self.raft_least] * (((cards >> (_RAFT * _BITS)) & _FIELD) // self.raft_least)
+        steps += [1] * self.start_slack
         for shift, costs in self.by_card:
-            matched += _steps(costs, (cards >> shift) & _FIELD)
+            steps += costs[:_steps(costs, (cards >> shift) & _FIELD)]
+        steps.sort()
+        matched = len(steps)
         if matched >= s:
-            return s, s
-        return matched + (s - matched) // self.caravan_least, matched
+            return s, steps
+        return matched + (s - matched) // self.caravan_least, steps
 
     def _placements_needed(self, cards: int, towns: int, budget: int, start_open: bool) -> int:
         """At least how many more counters a route from this state places to collect ``towns`` more with at most
@@ -350,7 +353,7 @@ class _Search:
         costs.sort()
         # Towns worth counting: all, or only up to the ceiling (no route scores above it).
         wanted = len(costs) if self.ceiling is None else min(len(costs), max(0, self.ceiling - new))
-        most, matched = self._by_cards(cards)
+        most, steps = self._by_cards(cards)
         wanted = min(wanted, most)
         extra, budget, needed = 0, s, 0
         if wanted and not self.near[town] & ~mask:
@@ -364,9 +367,10 @@ class _Search:
             needed += cost
             extra += 1
         top = new + extra if self.ceiling is None else min(new + extra, self.ceiling)
-        # The towns beyond what matching cards and rafts can pay for are caravans'.
-        if extra > matched:
-            needed = max(needed, matched + (extra - matched) * self.caravan_least)
+        # The cheapest steps matching cards and rafts may pay, and caravans for the towns beyond them.
+        if extra:
+            paid = min(extra, len(steps))
+            needed = max(needed, sum(steps[:paid]) + (extra - paid) * self.caravan_least)
         return top, needed
 
     def _prunable(self, town: int, new: int, mask: int, cards: int, placements: int) -> bool:
