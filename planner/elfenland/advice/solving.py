@@ -20,8 +20,9 @@ from planner.elfenland.solvers import Solution, solve
 
 __all__ = ["CACHE_SIZE", "cached_joint", "clear_cache", "position_key"]
 
-#: Solutions kept (a plan phase's advice solves some 100 positions; a few taps' worth stay).
-CACHE_SIZE = 2048
+#: Solutions kept: a plan phase's advice solves 10 to 30 positions, a draw 7; a few taps' worth stay. Not more: the
+#: collector's sweeps over a great many live objects slow every solve (see ``_board_options`` in the search).
+CACHE_SIZE = 512
 
 _cache: OrderedDict[Hashable, tuple[Position, Solution]] = OrderedDict()
 _lock = threading.Lock()
