@@ -7,11 +7,13 @@ from __future__ import annotations
 
 from collections import Counter
 
+import pytest
 import strategies
 from brute import brute_force, brute_force_joint
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from planner.elfenland.advice import solving
 from planner.elfenland.advice.placing import after_reply, joint_plan, place_now, replies_to
 from planner.elfenland.advice.solving import clear_cache
 from planner.elfenland.plan import place, verify
@@ -82,3 +84,16 @@ def test_a_cached_joint_plan_is_walked_on_the_position_asked(position: Position)
     assert again.plan.objective == first.plan.objective == solve(other, solver="search", joint=True).plan.objective
     assert again.plan.position == place(other, again.plan.placements)
     verify(again.plan.position, again.plan.steps)
+
+
+@given(joint_positions())
+@settings(max_examples=strategies.examples(40), deadline=None)
+def test_a_joint_plan_the_first_search_cannot_prove_goes_to_the_race_and_is_the_same(position: Position) -> None:
+    clear_cache()
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(solving, "SEARCH_FIRST_NODES", 1)  # every first search gives up (a node limit: no clock)
+        raced = joint_plan(position)
+    clear_cache()
+    assert raced.proven
+    expected = solve_search(position, joint=True).plan.objective
+    assert raced.plan.objective == joint_plan(position).plan.objective == expected
