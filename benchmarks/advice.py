@@ -2,12 +2,16 @@
 
     python benchmarks/advice.py                 # 100 positions, every measurement
     python benchmarks/advice.py -n 300 --only joint,place
+    python benchmarks/advice.py --only openings,sparse,scenarios   # what ``elfenland place`` does, keep included
 
 Positions are what a real game produces while counters are drawn and placed: 8 cards in hand, 1 to 5 counters
 in the supply, 0 to 27 on the board, a display of 5, one or two opponents with points. The joint plan is solved by
 both solvers on a part of them (``--cpsat-every``) to count disagreements. The obstacle advice is run with two seeds
-of 200 samples each, and the share of positions where both pick the same road is printed. Nothing here asserts a
-time: the numbers are for reading.
+of 200 samples each, and the share of positions where both pick the same road is printed. ``openings`` (round 1,
+an empty board, 8 cards, 4 or 5 counters), ``sparse`` (1 to 6 counters on the board) and ``scenarios`` (the bundled
+ones with a supply of DDUTE) time what ``elfenland place`` does: place now, the risks, and the keep advice with its
+own 6-plan joint solve, each position once cold (an empty solve cache) and once with the keep advice off. Nothing
+here asserts a time: the numbers are for reading.
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ import statistics
 import sys
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import TypeVar
 
 from solvers import percentile  # benchmarks/solvers.py, beside this script
@@ -25,11 +30,19 @@ from solvers import percentile  # benchmarks/solvers.py, beside this script
 from planner.common.limits import Limit
 from planner.common.threads import cores
 from planner.elfenland.advice.drawing import advise_draw
+from planner.elfenland.advice.keeping import advise_keep
 from planner.elfenland.advice.obstacle import advise_obstacle
-from planner.elfenland.advice.placing import joint_plan, place_now
+from planner.elfenland.advice.placing import joint_plan, place_now, risks
+
+try:
+    from planner.elfenland.advice.solving import clear_cache
+except ImportError:  # a checkout from before the solve cache: measured as it was
+    def clear_cache() -> None:
+        pass
 from planner.elfenland.generate import random_position
+from planner.elfenland.inputs import read_position
 from planner.elfenland.position import Hand, Opponent, Position
-from planner.elfenland.rules import COUNTER_TRANSPORTS, COUNTERS
+from planner.elfenland.rules import COUNTER_TRANSPORTS, COUNTERS, DECK, TRANSPORTS
 
 T = TypeVar("T")
 
@@ -52,6 +65,50 @@ def round_position(rng: random.Random) -> Position:
             return position
 
 
+def opening(rng: random.Random, counters: int) -> Position:
+    """Round 1 at Elvenhold: an empty board, 8 cards, ``counters`` in the supply."""
+    stock = [t for t in COUNTER_TRANSPORTS for _ in range(COUNTERS[t])]
+    deck = [t for t in TRANSPORTS for _ in range(DECK[t])]
+    return Position(at="ELV", hand=Hand.of(rng.sample(deck, 8)), supply=Hand.of(rng.sample(stock, counters)))
+
+
+def sparse(rng: random.Random) -> Position:
+    """A board of 1 to 6 counters, 8 cards, 4 or 5 in the supply."""
+    while True:
+        position = random_position(rng, cards=8, counters=rng.randint(1, 6), obstacles=0)
+        stock = [t for t in COUNTER_TRANSPORTS
+                 for _ in range(COUNTERS[t] - sum(x.transport is t for x in position.tiles))]
+        position = position.replace(supply=Hand.of(rng.sample(stock, rng.randint(4, 5))))
+        if not position.problems():
+            return position
+
+
+def scenarios() -> list[Position]:
+    """The bundled scenarios with 8 to 16 cards, a supply of DDUTE."""
+    found = []
+    for path in sorted(Path(__file__).resolve().parent.parent.glob("scenarios/*.toml")):
+        position = read_position(str(path)).replace(supply=Hand.from_str("DDUTE"))
+        if 8 <= len(position.hand) <= 16 and not position.problems():
+            found.append(position)
+    return found
+
+
+def place_command(position: Position, *, keep: bool) -> None:
+    """What ``elfenland place`` works out (``--no-keep``: without the keep advice)."""
+    advice = place_now(position)
+    risks(advice)
+    if keep:
+        advise_keep(position, joint_plan(position, alternatives=6).plans)
+
+
+def cold(fn: Callable[[], T]) -> Callable[[], T]:
+    """``fn`` from an empty solve cache, as a fresh ``elfenland`` process runs it."""
+    def run() -> T:
+        clear_cache()
+        return fn()
+    return run
+
+
 def timed(fn: Callable[[], T]) -> tuple[float, T]:
     started = time.perf_counter()
     result = fn()
@@ -67,7 +124,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("-n", type=int, default=100, help="positions")
     parser.add_argument("--seed", type=int, default=2026)
-    parser.add_argument("--only", default="joint,place,draw,obstacle", help="measurements, comma-separated")
+    parser.add_argument("--only", default="joint,place,draw,obstacle,openings,sparse,scenarios",
+                        help="measurements, comma-separated")
+    parser.add_argument("--commands", type=int, default=20, help="positions of each kind for the place command")
     parser.add_argument("--cpsat-every", type=int, default=5, help="cross-check every k-th joint plan with CP-SAT")
     parser.add_argument("--samples", type=int, default=200, help="sampled hands per opponent for the obstacle")
     parser.add_argument("--obstacles", type=int, default=20, help="positions for the obstacle advice")
@@ -91,10 +150,19 @@ def main(argv: list[str] | None = None) -> int:
                f"{len(range(0, len(positions), args.cpsat_every or len(positions) + 1))} with CP-SAT, "
                f"{disagreements} disagree")
     if "place" in only:
-        report("place now (1 reply)", [timed(lambda p=p: place_now(p))[0] for p in positions])
+        report("place now (1 reply)", [timed(cold(lambda p=p: place_now(p)))[0] for p in positions])
+    kinds = {"openings": [opening(rng, 4 + i % 2) for i in range(args.commands)],
+             "sparse": [sparse(rng) for _ in range(args.commands)],
+             "scenarios": scenarios()}
+    for kind, chosen in kinds.items():
+        if kind in only:
+            report(f"place {kind}", [timed(cold(lambda p=p: place_command(p, keep=True)))[0] for p in chosen])
+            report(f"place {kind} --no-keep", [timed(cold(lambda p=p: place_command(p, keep=False)))[0]
+                                              for p in chosen])
     if "draw" in only:
         drawable = [p for p in positions if len(p.supply) < 5]
-        report("draw", [timed(lambda p=p: advise_draw(p))[0] for p in drawable])
+        drawable += [opening(rng, 4) for _ in range(args.commands)]
+        report("draw", [timed(cold(lambda p=p: advise_draw(p)))[0] for p in drawable])
     if "obstacle" in only:
         single, parallel, same = [], [], 0
         chosen = [p.replace(opponents=p.opponents[:1]) for p in positions[:args.obstacles]]

@@ -24,10 +24,12 @@ from dataclasses import dataclass
 
 from planner.common.limits import Limit, StopLike
 from planner.elfenland.advice.pools import unseen_counters
+from planner.elfenland.advice.solving import cached_joint
 from planner.elfenland.plan import Plan, place
 from planner.elfenland.position import Hand, Position, Tile
 from planner.elfenland.rules import COUNTER_TRANSPORTS, OBSTACLES, Transport, counter_cost
-from planner.elfenland.solvers import Solution, solve
+from planner.elfenland.solvers import Solution
+from planner.errors import IllegalPlacementError, IllegalStepError
 
 __all__ = ["Candidate", "PlaceAdvice", "Reply", "RoadRisk", "after_reply", "joint_plan", "place_now", "replies_to",
            "risks"]
@@ -44,7 +46,8 @@ def joint_plan(position: Position, *, solver: str = "auto", limit: Limit = ADVIC
         IllegalPositionError: the position breaks the rules.
         SolverError: a solver failed (a bug).
     """
-    return solve(position, solver=solver, limit=limit, stop=stop, seed=seed, joint=True, alternatives=alternatives)
+    position.check()
+    return cached_joint(position, solver=solver, limit=limit, stop=stop, seed=seed, alternatives=alternatives)
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,7 +85,7 @@ class Candidate:
     worst: tuple[int, int]
     """(score, -cards) of my plan after the worst reply (or after the N greedy replies)."""
     refuted: bool = False
-    """Whether trying replies stopped early: one already left it worse than a better candidate."""
+    """Whether trying replies stopped early: one already left it worse than a better candidate or than passing."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -201,7 +204,7 @@ def place_now(position: Position, *, replies: int = 1, solver: str = "auto", lim
         return joint_plan(of, solver=solver, limit=limit, stop=stop, seed=seed).plan
 
     joint = joint_plan(position, solver=solver, limit=limit, stop=stop, seed=seed)
-    passing = _against_replies(position, joint.plan, None, replies, plan, None)
+    passing = _against_replies(position, joint.plan, None, replies, plan, None, ())
     candidates: list[Candidate] = [passing]
     best: Candidate | None = None
 
@@ -213,8 +216,12 @@ def place_now(position: Position, *, replies: int = 1, solver: str = "auto", lim
 
     for move in dict.fromkeys(joint.plan.placements):
         start = place(position, [move])
-        floor = None if best is None else best.worst
-        candidate = _against_replies(start, plan(start), move, replies, plan, floor)
+        # A placement worse than passing is never advised (passing wins then): passing's worst is a floor too.
+        floor = passing.worst if best is None else max(best.worst, passing.worst)
+        # The joint plan, this counter placed, is the plan after it: placing one of its counters early takes
+        # nothing away, and nothing better is possible (any plan after it is one of the position before).
+        first = _walked(start, joint.plan, move) or plan(start)
+        candidate = _against_replies(start, first, move, replies, plan, floor, passing.replies)
         candidates.append(candidate)
         if not candidate.refuted and (best is None or contested(candidate) > contested(best)):
             best = candidate
@@ -222,19 +229,77 @@ def place_now(position: Position, *, replies: int = 1, solver: str = "auto", lim
     return PlaceAdvice(position, joint, now, passing, tuple(candidates), replies)
 
 
+def _walked(position: Position, plan: Plan, move: Tile | None) -> Plan | None:
+    """``plan`` (of the position before ``move``, or before a reply) walked on ``position``: its placements less
+    ``move``; None when it is not legal there."""
+    placements = tuple(t for t in plan.placements if t != move)
+    try:
+        return Plan.of(position, plan.steps, proven=plan.proven, solver=plan.solver, placements=placements)
+    except (IllegalPlacementError, IllegalStepError):
+        return None
+
+
+def _unpaid_caravan(position: Position, road: str, counter: Transport | None) -> tuple[int, bool] | None:
+    """For a counter reply under caravans that are always allowed: the caravan's price on ``road`` with that
+    counter, and whether my cards can pay the counter itself; None for an obstacle or under the strict rule."""
+    if counter is None or position.rules.strict:
+        return None
+    cost = counter_cost(counter, position.board.connections[road].terrain)
+    assert cost is not None
+    return position.rules.caravan_cost(cost, obstacle=False), position.hand[counter] >= cost
+
+
+def _harmful_first(position: Position, found: list[tuple[str, Transport | None]]) -> list[tuple[str, Transport | None]]:
+    """The obstacles first, then the counters road by road, on each road those my cards cannot pay first (they
+    hurt most, so a candidate is refuted soonest)."""
+    board = position.board
+    roads = list(dict.fromkeys(road for road, _ in found))
+
+    def payable(reply: tuple[str, Transport | None]) -> bool:
+        road, counter = reply
+        if counter is None:
+            return False
+        cost = counter_cost(counter, board.connections[road].terrain)
+        return cost is not None and position.hand[counter] >= cost
+
+    return sorted(found, key=lambda r: (r[1] is not None, roads.index(r[0]), payable(r)))
+
+
 def _against_replies(start: Position, first: Plan, move: Tile | None, replies: int,
-                     plan: Callable[[Position], Plan], floor: tuple[int, int] | None) -> Candidate:
+                     plan: Callable[[Position], Plan], floor: tuple[int, int] | None,
+                     passed: tuple[Reply, ...]) -> Candidate:
     """``move``'s candidate: the worst of the replies against ``first`` (the plan after it), then, with more
     replies, the worst reply against the plan that leaves, and so on. With one reply, trying stops as soon as one
-    leaves it below ``floor`` (it cannot beat or tie the best candidate so far)."""
+    leaves it below ``floor`` (it cannot beat or tie the best candidate so far).
+
+    Three shortcuts, all exact for the worst reply: once a reply on a road leaves a plan that does not travel it,
+    no other counter there can leave less (that plan is legal after each of them), so they are not tried; unless
+    caravans are strict, a counter my cards can pay leaves no less than one they cannot pay whose caravan costs as
+    much or more (every plan after the latter is one after the former, its caravans no dearer), so it is not tried
+    after such a one; and a first reply that ``passed`` (the replies to passing) answered with a plan still legal
+    after ``move`` is answered by that plan (nothing better is possible: any plan after ``move`` is one of the
+    position without).
+    """
     tried: tuple[Reply, ...] = ()
     current, here, worst = first, start, first.value
     refuted = False
+    known = {(r.road, r.counter): r.plan for r in passed} if move is not None else {}
     for turn in range(replies):
         answers: list[Reply] = []
-        for road, counter in replies_to(here, current):
-            answer = Reply(road, counter, plan(after_reply(here, road, counter)))
+        settled: set[str] = set()
+        caravans: dict[str, int] = {}  # per road, the dearest caravan of a counter tried there my cards cannot pay
+        for road, counter in _harmful_first(here, replies_to(here, current)):
+            price = _unpaid_caravan(here, road, counter)
+            if road in settled or (price is not None and price[1] and price[0] <= caravans.get(road, -1)):
+                continue
+            after = after_reply(here, road, counter)
+            before = known.get((road, counter)) if turn == 0 else None
+            answer = Reply(road, counter, (before is not None and _walked(after, before, move)) or plan(after))
             answers.append(answer)
+            if all(step.connection != road for step in answer.plan.steps):
+                settled.add(road)
+            if price is not None and not price[1]:
+                caravans[road] = max(caravans.get(road, -1), price[0])
             if turn == 0 and replies == 1 and floor is not None and answer.value < floor:
                 refuted = True
                 break

@@ -17,25 +17,33 @@ Modelling assumptions (guarded by the solver-agreement tests):
   board as a counter: then every caravan test asks the same of both states, now and after any same payments.
 - Bound: the towns still collectable are at most as many as the cheapest ways into distinct uncollected towns
   that the budget can pay for (sum of the smallest entry costs ≤ s), which also bounds the cards needed to
-  reach a given score. A ceiling on the score proven elsewhere (CP-SAT's, in a race) caps the count.
+  reach a given score. A ceiling on the score proven elsewhere (CP-SAT's, in a race) caps the count. So does a
+  card bound: a road gives at most one new town (both its ends are visited once travelled), so per counter type
+  the steps its cards pay are at most the cheapest roads that may carry it (the board's and my supply's) that
+  the cards pay for, rafts take a card a step, and every other new town is a caravan's (3 cards at least).
 - Joint plans (a supply of my counters to place, ``elfenland place``): a counter is placed on an empty road when
   the walk first takes it, of any type the supply holds and the terrain carries (a placement the walk never
   travels changes nothing, so none is made). The state gains the supply left and the roads placed (which type
   on which road); a state dominates another only with the same placements and no less of cards and supply. The
-  objective gains a last criterion: the fewest counters placed (a counter not needed stays in hand).
+  objective gains a last criterion: the fewest counters placed (a counter not needed stays in hand). A state
+  that can at best tie the best on points and cards is pruned when the counters it must still place (new towns
+  no raft, board counter or caravan the cards allow can reach) make at least as many as the best's.
 """
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from planner.common.limits import Budget, Limit
+from planner.elfenland.board import load_board
 from planner.elfenland.cards import (
     BUDGET,
     FIELD,
     GUARDS,
+    RAFT,
     SUPPLY,
     WIDTH,
     Way,
@@ -47,7 +55,7 @@ from planner.elfenland.cards import (
 )
 from planner.elfenland.plan import Plan
 from planner.elfenland.position import Hand, Position
-from planner.elfenland.rules import COUNTER_TRANSPORTS, TRANSPORTS, can_carry
+from planner.elfenland.rules import COUNTER_TRANSPORTS, TRANSPORTS, can_carry, counter_cost, raft_cost
 from planner.elfenland.solvers.common import Move, Solution, assemble
 
 _NO_LIMIT = 1 << 62
@@ -88,6 +96,28 @@ class _EmptyRoad:
 Interrupt = Callable[[int, Callable[[], tuple[Move, ...]]], bool]
 #: Asked every 1024 nodes for a proven upper bound on the score (None: none yet); the search prunes with it.
 Ceiling = Callable[[], int | None]
+
+
+@functools.cache
+def _cheapest_steps() -> tuple[tuple[int | None, ...], int]:
+    """The fewest cards a counter of each type costs on a road of the board (None: it travels none), and the
+    fewest raft cards of a crossing (``_NO_LIMIT`` without water)."""
+    board = load_board()
+    counters = tuple(min((c for c in (counter_cost(t, r.terrain) for r in board.roads) if c), default=None)
+                     for t in COUNTER_TRANSPORTS)
+    rafts = [raft_cost(c, frm) for c in board.connections.values() if not c.is_road for frm in (c.a, c.b)]
+    return counters, min(rafts, default=_NO_LIMIT)
+
+
+def _steps(costs: tuple[int, ...], cards: int) -> int:
+    """How many of the steps ``costs`` (cheapest first) ``cards`` pay for at most."""
+    steps = 0
+    for cost in costs:
+        if cost > cards:
+            break
+        cards -= cost
+        steps += 1
+    return steps
 
 
 class SearchTimeout(Exception):
@@ -153,6 +183,7 @@ class _Search:
                 self.near[i] |= self.bit[to]
             self.transit[i] = min((w.count for _, w, _ in opts), default=0)
         self.start = index[position.at]
+        self._card_bound(position, supply)
         self.size = size
         self.start_cards = packed(hand, size, supply)
         # Under the strict rule, the fields that must be equal for one state to dominate another: every counter
@@ -191,6 +222,63 @@ class _Search:
                 self.empty[index[frm]].append(_EmptyRoad(number * _PLACED_BITS, fresh, placed))
 
     # -- the bound ---------------------------------------------------------------------------------------------
+    def _card_bound(self, position: Position, supply: tuple[int, ...]) -> None:
+        """What the card bound needs (see :meth:`_by_cards`): per counter type, what a step on each road that may
+        carry it costs, cheapest first (the board's counters of that type, and my supply's on the cheapest terrain
+        for them), the board's part alone, the cheapest raft and the cheapest caravan."""
+        board = position.board
+        on_board: list[list[int]] = [[] for _ in COUNTER_TRANSPORTS]
+        for tile in position.tiles:
+            if tile.transport is not None:
+                cost = counter_cost(tile.transport, board.connections[tile.road].terrain, obstacle=tile.obstacle)
+                if cost is not None:
+                    on_board[COUNTER_TRANSPORTS.index(tile.transport)].append(cost)
+        mine = [list(costs) for costs in on_board]
+        cheapest, rafts = _cheapest_steps()
+        for i, n in enumerate(supply):
+            least = cheapest[i]
+            if n and least is not None:
+                mine[i] += [least] * n
+        self.board_counters = sum(len(costs) for costs in on_board)
+        self.board_by_card = tuple((i * WIDTH, tuple(sorted(c))) for i, c in enumerate(on_board) if c)
+        self.by_card = tuple((i * WIDTH, tuple(sorted(c))) for i, c in enumerate(mine) if c)
+        self.raft_least = rafts
+        self.caravan_least = position.rules.caravan_cost(1, obstacle=False)
+        # A road gives at most one new town (both its ends are visited once travelled), except a way back to a
+        # start town still to collect: one town more.
+        self.start_slack = 1 if self.bit[self.start] else 0
+
+    def _by_cards(self, cards: int) -> tuple[int, list[int]]:
+        """At most how many more towns the cards pay for, and the costs of the steps into them that matching
+        cards or rafts may pay, cheapest first: a step into a new town pays a counter (on a road of its own, so
+        per type at most the cheapest roads its cards pay for), a raft, or a caravan (at least
+        ``caravan_least`` of the budget, which shares what is left)."""
+        s = (cards >> BUDGET) & FIELD
+        steps = [self.raft_least] * (((cards >> (RAFT * WIDTH)) & FIELD) // self.raft_least)
+        steps += [1] * self.start_slack
+        for shift, costs in self.by_card:
+            steps += costs[:_steps(costs, (cards >> shift) & FIELD)]
+        steps.sort()
+        matched = len(steps)
+        if matched >= s:
+            return s, steps
+        return matched + (s - matched) // self.caravan_least, steps
+
+    def _placements_needed(self, cards: int, towns: int, budget: int, start_open: bool) -> int:
+        """At least how many more counters a route from this state places to collect ``towns`` more with at most
+        ``budget`` more cards: a new town not reached by a raft or a counter on the board (one town per counter,
+        by matching cards or a caravan) needs a road of mine still to place (a road I placed before has both its
+        ends visited). Rafts, matching cards and placed roads take a card a step at least, a caravan
+        ``caravan_least``: so at most ``(budget - towns) // (caravan_least - 1)`` steps are caravans."""
+        rafts = min(((cards >> (RAFT * WIDTH)) & FIELD) // self.raft_least, budget)
+        matched = 0
+        for shift, costs in self.board_by_card:
+            matched += _steps(costs, (cards >> shift) & FIELD)
+        matched = min(matched, self.board_counters, budget - rafts)
+        extra = self.caravan_least - 1
+        caravans = min(self.board_counters - matched, max(0, budget - towns) // extra) if extra > 0 else 0
+        return max(0, towns - rafts - matched - caravans - (1 if start_open else 0))
+
     def _optimistic(self, town: int, new: int, mask: int, cards: int) -> tuple[int, int]:
         """The most points any route on from this state can reach, and the fewest cards it then pays on top."""
         s = (cards >> BUDGET) & FIELD
@@ -212,6 +300,8 @@ class _Search:
                 left &= ~towns
         # Towns worth counting: all, or only up to the ceiling (no route scores above it).
         wanted = total if self.ceiling is None else min(total, max(0, self.ceiling - new))
+        most, steps = self._by_cards(cards)
+        wanted = min(wanted, most)
         extra, budget, needed = 0, s, 0
         if wanted and not self.near[town] & ~mask:
             # No uncollected town is one step away: a step that collects nothing comes first.
@@ -226,6 +316,10 @@ class _Search:
             if taken < n:
                 break
         top = new + extra if self.ceiling is None else min(new + extra, self.ceiling)
+        # The cheapest steps matching cards and rafts may pay, and caravans for the towns beyond them.
+        if extra:
+            paid = min(extra, len(steps))
+            needed = max(needed, sum(steps[:paid]) + (extra - paid) * self.caravan_least)
         return top, needed
 
     def _prunable(self, town: int, new: int, mask: int, cards: int, placements: int) -> bool:
@@ -239,7 +333,14 @@ class _Search:
         spent = self.size - ((cards >> BUDGET) & FIELD) + needed
         if spent != -best_neg_spent:
             return spent > -best_neg_spent
-        return placements >= -best_neg_placed  # placing more can only make it worse
+        if placements >= -best_neg_placed:
+            return True  # placing more can only make it worse
+        if not self.joint:
+            return False
+        # It can at best tie on points and cards: then on the counters it must still place.
+        start_open = bool(self.bit[self.start]) and not mask & self.bit[self.start]
+        budget = -best_neg_spent - (self.size - ((cards >> BUDGET) & FIELD))  # to spend no more than the best
+        return placements + self._placements_needed(cards, best_score - new, budget, start_open) >= -best_neg_placed
 
     def upper_bound(self) -> int:
         """A proven upper bound on the score of any route: the bound at the start (or the ceiling, if lower)."""

@@ -1,0 +1,90 @@
+"""One cache of proven joint solves, shared by the advice: place now, its replies, the risks, the draws and keep.
+
+A tap at the table changes one thing, and the advice of one position solves many positions that differ by a
+counter; many of them come back (the risks' obstacles are the candidates' obstacle replies, the draws are the
+positions of the next tap). A joint plan depends only on where I am, my cards, the board, the towns collected,
+home, round, rules and supply: that is the key (opponents, display and notes are not). Only proven solutions are
+kept (a solution cut short by a limit or a stop is solved again next time), the most recent ``CACHE_SIZE``.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Hashable
+
+from planner.common.limits import Budget, Limit, StopLike
+from planner.elfenland.plan import Plan
+from planner.elfenland.position import Position
+from planner.elfenland.solvers import Solution, solve
+from planner.elfenland.solvers.auto import PUZZLE_CARDS
+from planner.elfenland.solvers.search import solve_search
+
+__all__ = ["CACHE_SIZE", "SEARCH_FIRST_NODES", "cached_joint", "clear_cache", "position_key"]
+
+#: Search nodes an advice solve spends alone before it is handed to the solvers' race (about 0.25 s on an idle
+#: machine, the race's own head start). Nodes, not seconds: on a busy machine a real-game solve that needs a few
+#: thousand nodes no longer passes the race's 0.3 s and waits for ortools to load (3-7 s there) and CP-SAT.
+SEARCH_FIRST_NODES = 5000
+#: Solutions kept: a plan phase's advice solves 10 to 30 positions, a draw 7; a few taps' worth stay. Not more: the
+#: collector's sweeps over a great many live objects slow every solve (see ``_board_options`` in the search).
+CACHE_SIZE = 512
+
+_cache: OrderedDict[Hashable, tuple[Position, Solution]] = OrderedDict()
+_lock = threading.Lock()
+
+
+def position_key(position: Position) -> Hashable:
+    """What a joint plan of ``position`` depends on (the tiles as a set: their order means nothing)."""
+    return (position.at, position.hand, frozenset(position.tiles), position.visited, position.home, position.round,
+            position.rules, position.supply)
+
+
+def clear_cache() -> None:
+    """Forget every solution (for tests and measurements)."""
+    with _lock:
+        _cache.clear()
+
+
+def cached_joint(position: Position, *, solver: str, limit: Limit, stop: StopLike | None, seed: int,
+                 alternatives: int) -> Solution:
+    """:func:`~planner.elfenland.solvers.solve` of ``position`` with ``joint``, from the cache when a proven one
+    is there (its plans then walked again on ``position`` itself when it differs outside the key, so every plan
+    carries the position it was asked for and replays under the verifier).
+
+    Raises:
+        IllegalPositionError: the position breaks the rules.
+        SolverError: a solver failed (a bug).
+    """
+    key = (position_key(position), solver, seed, alternatives)
+    with _lock:
+        hit = _cache.get(key)
+        if hit is not None:
+            _cache.move_to_end(key)
+    if hit is not None:
+        source, solution = hit
+        if source == position:
+            return solution
+        position.check()
+        plans = tuple(Plan.of(position, p.steps, proven=p.proven, solver=p.solver, placements=p.placements)
+                      for p in solution.plans)
+        return Solution(plans, solution.status, solution.bound, solution.solver, 0.0, dict(solution.stats))
+    first = _search_first(position, limit=limit, stop=stop, alternatives=alternatives) \
+        if solver == "auto" and not position.rules.strict and len(position.hand) < PUZZLE_CARDS else None
+    solution = first or solve(position, solver=solver, limit=limit, stop=stop, seed=seed, joint=True,
+                              alternatives=alternatives)
+    if solution.proven:
+        with _lock:
+            _cache[key] = (position, solution)
+            while len(_cache) > CACHE_SIZE:
+                _cache.popitem(last=False)
+    return solution
+
+
+def _search_first(position: Position, *, limit: Limit, stop: StopLike | None, alternatives: int) -> Solution | None:
+    """The search alone for ``SEARCH_FIRST_NODES`` nodes (within ``limit``): its solution when it proves it or
+    was stopped, else None (the solvers' race takes over)."""
+    nodes = SEARCH_FIRST_NODES if limit.nodes is None else min(limit.nodes, SEARCH_FIRST_NODES)
+    budget = Budget(Limit(time=limit.time, nodes=nodes), stop)
+    solution = solve_search(position, alternatives=alternatives, budget=budget, joint=True)
+    return solution if solution.proven or budget.stopped else None
