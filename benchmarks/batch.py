@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import random
+import resource
 import shutil
 import statistics
 import subprocess
@@ -42,14 +43,17 @@ def write_batch(folder: Path, size: int, seed: int) -> None:
         (folder / f"{i:03d}-random.toml").write_text(position_to_toml(random_position(rng, cards=8)))
 
 
-def run(command: list[str]) -> float:
-    """Seconds from start to exit of one command (its output checked, then dropped)."""
+def run(command: list[str]) -> tuple[float, float]:
+    """Seconds from start to exit of one command, and the CPU seconds it and its workers used (its output
+    checked, then dropped)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
     done = subprocess.run(command, capture_output=True, text=True, check=False)
     elapsed = time.perf_counter() - started
-    if done.returncode not in (0,):
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if done.returncode != 0:
         raise SystemExit(f"{' '.join(command)}: exit {done.returncode}\n{done.stderr}")
-    return elapsed
+    return elapsed, after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -57,24 +61,28 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sizes", type=int, nargs="+", default=[1, 3, 10, 70, 300])
     parser.add_argument("-r", "--repeats", type=int, default=5)
     parser.add_argument("--seed", type=int, default=2024)
+    parser.add_argument("--jobs", type=int, help="time `--jobs N` against `--jobs 1` instead of the default")
     args = parser.parse_args(argv)
     command = shutil.which("elfenland")
     if command is None:
         print("elfenland is not on PATH: pip install -e . first", file=sys.stderr)
         return 1
     print(f"elfenland route --json FOLDER, fresh process, median of {args.repeats}; {cores()} cores")
-    print(f"{'positions':>9}  {'--jobs 1':>9}  {'default':>9}  {'default/1':>9}")
+    print(f"{'positions':>9}  {'--jobs 1':>9}  {'default':>9}  {'default/1':>9}  {'cpu --jobs 1':>12}  "
+          f"{'cpu default':>11}")
+    forced = [] if args.jobs is None else ["--jobs", str(args.jobs)]
     with tempfile.TemporaryDirectory() as temp:
         for size in args.sizes:
             folder = Path(temp) / f"batch-{size}"
             write_batch(folder, size, args.seed)
-            one: list[float] = []
-            every: list[float] = []
+            one: list[tuple[float, float]] = []
+            every: list[tuple[float, float]] = []
             for _ in range(args.repeats):
                 one.append(run([command, "route", "--json", "--jobs", "1", str(folder)]))
-                every.append(run([command, "route", "--json", str(folder)]))
-            a, b = statistics.median(one), statistics.median(every)
-            print(f"{size:>9}  {a:>8.2f}s  {b:>8.2f}s  {b / a:>9.2f}")
+                every.append(run([command, "route", "--json", *forced, str(folder)]))
+            a, b = (statistics.median(wall for wall, _ in runs) for runs in (one, every))
+            ca, cb = (statistics.median(cpu for _, cpu in runs) for runs in (one, every))
+            print(f"{size:>9}  {a:>8.2f}s  {b:>8.2f}s  {b / a:>9.2f}  {ca:>11.2f}s  {cb:>10.2f}s")
     return 0
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -27,7 +28,6 @@ from planner.cli.conventions import (
 )
 from planner.cli.positions import overrides_from, picture_of, position_options, solver_options
 from planner.common.limits import Limit, Status, StopLike
-from planner.common.threads import cores
 from planner.elfenland import render, report
 from planner.elfenland.inputs import Overrides, expand_sources, read_position
 from planner.elfenland.position import Position
@@ -41,6 +41,12 @@ __all__ = ["route"]
 
 #: Plans solved for the keep advice: the routes as good as the best are its choices of end town.
 KEEP_CHOICES = 6
+
+PROBE = 0.05
+"""Seconds of solving in this process before a batch decides whether workers are worth starting."""
+
+HANDOFF = 0.001
+"""Seconds to send a position to a worker and its answer back (pickling a position and its solution)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,12 +73,35 @@ def _solve_one(job: _Job, stop: StopLike | None) -> _Outcome:
         return error
 
 
-def _outcomes(jobs: list[_Job], workers: int, stop: threading.Event) -> Iterator[_Outcome]:
-    """Each job's outcome, in the jobs' order; with more than one worker, solved in that many processes (the
-    caller's stop, Ctrl-C, reaches them; what has not started is cancelled)."""
-    from planner.common.processes import ordered_map  # multiprocessing: for a batch only
+def _outcomes(jobs: list[_Job], workers: int | None, stop: threading.Event) -> Iterator[_Outcome]:
+    """Each job's outcome, in the jobs' order. ``workers`` processes solve them (the caller's stop, Ctrl-C, reaches
+    them; what has not started is cancelled); None lets the batch decide: jobs are solved here for :data:`PROBE`
+    seconds, and their times (the first's, which pays for warming up, only when it is the only one) estimate the
+    rest's, so that workers start only when they would finish the rest sooner
+    (:func:`~planner.common.processes.workers_for`)."""
+    if workers is None:
+        times: list[float] = []
+        while len(times) < len(jobs) and sum(times) < PROBE:
+            started = time.perf_counter()
+            outcome = _solve_one(jobs[len(times)], stop)
+            times.append(time.perf_counter() - started)
+            yield outcome
+        jobs = jobs[len(times):]
+        if len(jobs) <= 1:
+            yield from (_solve_one(job, stop) for job in jobs)
+            return
+        import statistics
 
-    return ordered_map(_solve_one, jobs, jobs=workers, stop=stop)
+        from planner.common.processes import idle_cores, start_seconds, workers_for  # for a batch only
+
+        each = statistics.median(times[1:] or times)
+        workers = workers_for([each] * len(jobs), cores=idle_cores(), start=start_seconds(), handoff=HANDOFF)
+    if workers <= 1:
+        yield from (_solve_one(job, stop) for job in jobs)
+        return
+    from planner.common.processes import ordered_map
+
+    yield from ordered_map(_solve_one, jobs, jobs=workers, stop=stop)
 
 
 @click.command(cls=PositionCommand, context_settings=CONTEXT)
@@ -83,7 +112,8 @@ def _outcomes(jobs: list[_Job], workers: int, stop: threading.Event) -> Iterator
               help="How many plans to show: the best, then up to K-1 runners-up (numbered 2..K), each with other "
                    "towns or another end town.")
 @click.option("-j", "--jobs", type=WholeNumber(1), default=None,
-              help="Positions solved at once, each in a process of its own [every core].")
+              help="Positions solved at once, each in a process of its own [as many as the batch is worth, up to "
+                   "every core].")
 @json_option(help="JSON output on standard output (one object per line with several positions).")
 @picture_options("the position and its route")
 @click.option("--keep", is_flag=True, help="Also advise the end town and the cards to keep for the next round "
@@ -114,7 +144,7 @@ def route(sources: tuple[str, ...], solver: str, limit: Limit, seed: int, altern
     todo = [_Job(source, overrides, solver, alternatives, limit, seed) for source in paths]
     several, worst = len(paths) > 1, 0
     with stop_on_ctrl_c() as stop:
-        for index, (source, outcome) in enumerate(zip(paths, _outcomes(todo, jobs or cores(), stop), strict=True)):
+        for index, (source, outcome) in enumerate(zip(paths, _outcomes(todo, jobs, stop), strict=True)):
             if isinstance(outcome, PlannerError):
                 worst = max(worst, _failed(outcome, source, as_json=as_json, several=several))
             else:
@@ -140,17 +170,20 @@ def _failed(error: PlannerError, source: str | None, *, as_json: bool, several: 
 
 def _answer(position: Position, solution: Solution, keeping: KeepAdvice | None, source: str | None, *, index: int,
             several: bool, as_json: bool, keep: bool, pictures: Pictures) -> None:
-    """One position's answer (a batch's answers one after another, a blank line apart)."""
-    document = report.solution_dict(position, solution, source=source) if as_json else None
-    if document is not None and keep:
-        document["keep"] = None if keeping is None else report.keep_dict(position, keeping)
+    """One position's answer (a batch's answers one after another, a blank line apart); JSON builds no tables."""
+    picture = picture_of(position, solution.plans)
+    if as_json:
+        document = report.solution_dict(position, solution, source=source)
+        if keep:
+            document["keep"] = None if keeping is None else report.keep_dict(position, keeping)
+        answer(document, as_json=True, indent=None if several else 2, pictures=pictures, picture=picture, last=False)
+        return
     warnings = position.warnings()
-    answer(document, Text("") if index else None,
+    answer(None, Text("") if index else None,
            render.solution_view(position, solution, source=source if several else None),
-           None if keeping is None else render.keep_line(position, keeping), as_json=as_json,
+           None if keeping is None else render.keep_line(position, keeping), as_json=False,
            notes=[render.notes_view(warnings)] if warnings else [], position_line=render.position_line(position),
-           indent=None if several else 2, pictures=pictures, picture=picture_of(position, solution.plans),
-           last=False)
+           pictures=pictures, picture=picture, last=False)
 
 
 def _keep(position: Position, solution: Solution, solver: str, limit: Limit, seed: int) -> KeepAdvice | None:
