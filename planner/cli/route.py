@@ -81,13 +81,13 @@ def _outcomes(jobs: list[_Job], workers: int | None, stop: threading.Event) -> I
     (:func:`~planner.common.processes.workers_for`)."""
     if workers is None:
         times: list[float] = []
-        while len(times) < len(jobs) and sum(times) < PROBE:
+        while len(times) < len(jobs) and (not times or sum(times) < PROBE):
             started = time.perf_counter()
             outcome = _solve_one(jobs[len(times)], stop)
             times.append(time.perf_counter() - started)
             yield outcome
         jobs = jobs[len(times):]
-        if len(jobs) <= 1:
+        if len(jobs) <= 1:  # nothing left to share
             yield from (_solve_one(job, stop) for job in jobs)
             return
         import statistics
