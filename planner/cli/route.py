@@ -28,7 +28,6 @@ from planner.cli.conventions import (
 )
 from planner.cli.positions import overrides_from, picture_of, position_options, solver_options
 from planner.common.limits import Limit, Status, StopLike
-from planner.elfenland import render, report
 from planner.elfenland.inputs import Overrides, expand_sources, read_position
 from planner.elfenland.position import Position
 from planner.elfenland.solvers import Solution, solve
@@ -161,6 +160,8 @@ def route(sources: tuple[str, ...], solver: str, limit: Limit, seed: int, altern
 def _failed(error: PlannerError, source: str | None, *, as_json: bool, several: bool) -> int:
     """Report a position that could not be solved; alone it ends the command, in a batch the others go on."""
     if as_json:
+        from planner.elfenland import report
+
         answer(report.error_dict(error, source=source), as_json=True, indent=None if several else 2, last=False)
     if not several:
         fail(error)
@@ -172,12 +173,16 @@ def _answer(position: Position, solution: Solution, keeping: KeepAdvice | None, 
             several: bool, as_json: bool, keep: bool, pictures: Pictures) -> None:
     """One position's answer (a batch's answers one after another, a blank line apart); JSON builds no tables."""
     picture = picture_of(position, solution.plans)
-    if as_json:
+    if as_json:  # the tables' modules (rich.table, the renderer) stay unloaded
+        from planner.elfenland import report
+
         document = report.solution_dict(position, solution, source=source)
         if keep:
             document["keep"] = None if keeping is None else report.keep_dict(position, keeping)
         answer(document, as_json=True, indent=None if several else 2, pictures=pictures, picture=picture, last=False)
         return
+    from planner.elfenland import render
+
     warnings = position.warnings()
     answer(None, Text("") if index else None,
            render.solution_view(position, solution, source=source if several else None),
