@@ -1,4 +1,5 @@
-"""``elfenland route``: the best route of each position, as tables, JSON or a picture; folders on every core."""
+"""``elfenland route``: the best route of each position, as tables, JSON or a picture; folders on the cores they are
+worth."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import click
 from rich.text import Text
@@ -44,13 +45,14 @@ KEEP_CHOICES = 6
 PROBE = 0.05
 """Seconds of solving in this process before a batch decides whether workers are worth starting."""
 
-HANDOFF = 0.001
-"""Seconds to send a position to a worker and its answer back (pickling a position and its solution)."""
+HANDOFF = 0.0015
+"""Seconds to send a position to a worker and its answer back (pickling a position and its solution; a JSON
+document, plain data, crosses in a fifth of that)."""
 
 
 @dataclass(frozen=True, slots=True)
 class _Job:
-    """One position to solve, as a worker process receives it."""
+    """One position to solve, as a worker process receives it; ``document``: answer with the JSON document."""
 
     source: str | None
     overrides: Overrides
@@ -58,18 +60,34 @@ class _Job:
     alternatives: int
     limit: Limit
     seed: int
+    keep: bool
+    document: bool
 
 
-_Outcome = tuple[Position, Solution] | PlannerError
+class _Answer(NamedTuple):
+    """A solved position: its JSON ``document``, built where it was solved (plain data crosses between processes
+    cheaply), or the position, its solution and the keep advice, for the tables and pictures."""
+
+    stopped: bool
+    document: dict[str, Any] | None
+    solved: tuple[Position, Solution, KeepAdvice | None] | None
+
+
+_Outcome = _Answer | PlannerError
 
 
 def _solve_one(job: _Job, stop: StopLike | None) -> _Outcome:
     try:
         position = read_position(job.source, job.overrides)
-        return position, solve(position, solver=job.solver, alternatives=job.alternatives, limit=job.limit,
-                               stop=stop, seed=job.seed)
+        solution = solve(position, solver=job.solver, alternatives=job.alternatives, limit=job.limit, stop=stop,
+                         seed=job.seed)
+        keeping = _keep(position, solution, job.solver, job.limit, job.seed) if job.keep else None
     except PlannerError as error:
         return error
+    stopped = solution.status is Status.STOPPED
+    if job.document:
+        return _Answer(stopped, _document(position, solution, keeping, job.source, keep=job.keep), None)
+    return _Answer(stopped, None, (position, solution, keeping))
 
 
 def _outcomes(jobs: list[_Job], workers: int | None, stop: threading.Event) -> Iterator[_Outcome]:
@@ -140,18 +158,19 @@ def route(sources: tuple[str, ...], solver: str, limit: Limit, seed: int, altern
         fail(error)
     if pictures and len(paths) > 1:
         fail(NotationError("--svg/--png draw one position; give a single position file"))
-    todo = [_Job(source, overrides, solver, alternatives, limit, seed) for source in paths]
+    todo = [_Job(source, overrides, solver, alternatives, limit, seed, keep, as_json and not pictures)
+            for source in paths]
     several, worst = len(paths) > 1, 0
     with stop_on_ctrl_c() as stop:
         for index, (source, outcome) in enumerate(zip(paths, _outcomes(todo, jobs, stop), strict=True)):
             if isinstance(outcome, PlannerError):
                 worst = max(worst, _failed(outcome, source, as_json=as_json, several=several))
+            elif outcome.solved is None:
+                answer(outcome.document, as_json=True, indent=None if several else 2, last=False)
             else:
-                position, solution = outcome
-                keeping = _keep(position, solution, solver, limit, seed) if keep else None
-                _answer(position, solution, keeping, source, index=index, several=several, as_json=as_json,
-                        keep=keep, pictures=pictures)
-                worst = EXIT_STOPPED if solution.status is Status.STOPPED else worst
+                _answer(*outcome.solved, source, index=index, several=several, as_json=as_json, keep=keep,
+                        pictures=pictures)
+            worst = EXIT_STOPPED if isinstance(outcome, _Answer) and outcome.stopped else worst
             if stop.is_set():
                 break
     finish(code=worst, stopped=stop.is_set(), note="stopped (Ctrl-C): the answers above are the best found so far")
@@ -173,13 +192,9 @@ def _answer(position: Position, solution: Solution, keeping: KeepAdvice | None, 
             several: bool, as_json: bool, keep: bool, pictures: Pictures) -> None:
     """One position's answer (a batch's answers one after another, a blank line apart); JSON builds no tables."""
     picture = picture_of(position, solution.plans)
-    if as_json:  # the tables' modules (rich.table, the renderer) stay unloaded
-        from planner.elfenland import report
-
-        document = report.solution_dict(position, solution, source=source)
-        if keep:
-            document["keep"] = None if keeping is None else report.keep_dict(position, keeping)
-        answer(document, as_json=True, indent=None if several else 2, pictures=pictures, picture=picture, last=False)
+    if as_json:
+        answer(_document(position, solution, keeping, source, keep=keep), as_json=True,
+               indent=None if several else 2, pictures=pictures, picture=picture, last=False)
         return
     from planner.elfenland import render
 
@@ -189,6 +204,17 @@ def _answer(position: Position, solution: Solution, keeping: KeepAdvice | None, 
            None if keeping is None else render.keep_line(position, keeping), as_json=False,
            notes=[render.notes_view(warnings)] if warnings else [], position_line=render.position_line(position),
            pictures=pictures, picture=picture, last=False)
+
+
+def _document(position: Position, solution: Solution, keeping: KeepAdvice | None, source: str | None, *,
+              keep: bool) -> dict[str, Any]:
+    """The JSON document of one solved position (``keep``: with the keep advice, null when there is none)."""
+    from planner.elfenland import report  # the tables' modules (rich.table, the renderer) stay unloaded
+
+    document = report.solution_dict(position, solution, source=source)
+    if keep:
+        document["keep"] = None if keeping is None else report.keep_dict(position, keeping)
+    return document
 
 
 def _keep(position: Position, solution: Solution, solver: str, limit: Limit, seed: int) -> KeepAdvice | None:

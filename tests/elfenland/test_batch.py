@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
 import random
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +18,8 @@ from planner.cli import cli
 from planner.common import processes
 from planner.elfenland.generate import random_position
 from planner.elfenland.position_file import position_to_toml
+
+BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
 
 
 @pytest.fixture(scope="module")
@@ -59,3 +64,13 @@ def test_workers_started_after_the_probe_keep_the_order(folder: Path, monkeypatc
     monkeypatch.setattr(processes, "ordered_map", spy)
     assert _answers(folder) == one
     assert shared == [(7, 2)]  # 8 files: the first solved here, the other 7 by two workers
+
+
+@pytest.mark.slow
+def test_the_batch_benchmark_times_both_ways() -> None:
+    scripts = str(Path(sys.executable).parent)  # the console script `elfenland` lives beside the interpreter
+    env = {**os.environ, "PATH": scripts + os.pathsep + os.environ.get("PATH", "")}
+    result = subprocess.run([sys.executable, "batch.py", "--sizes", "3", "-r", "1"], cwd=BENCHMARKS, env=env,
+                            capture_output=True, text=True, timeout=120, check=False)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines()[-1].split()[0] == "3"
