@@ -28,6 +28,7 @@ from planner.cli.conventions import (
     stop_on_ctrl_c,
 )
 from planner.cli.positions import overrides_from, picture_of, position_options, solver_options
+from planner.common.forms import read_stdin
 from planner.common.limits import Limit, Status, StopLike
 from planner.elfenland.inputs import Overrides, expand_sources, read_position
 from planner.elfenland.position import Position
@@ -65,6 +66,9 @@ class _Job:
     seed: int
     keep: bool
     document: bool
+    stdin: str | PlannerError | None
+    """Standard input's text (or why it could not be read) for the source ``-``, read by the command: a worker's
+    own standard input is empty."""
 
 
 class _Answer(NamedTuple):
@@ -80,8 +84,10 @@ _Outcome = _Answer | PlannerError
 
 
 def _solve_one(job: _Job, stop: StopLike | None) -> _Outcome:
+    if isinstance(job.stdin, PlannerError):
+        return job.stdin
     try:
-        position = read_position(job.source, job.overrides)
+        position = read_position(job.source, job.overrides, stdin=job.stdin)
         solution = solve(position, solver=job.solver, alternatives=job.alternatives, limit=job.limit, stop=stop,
                          seed=job.seed)
         keeping = _keep(position, solution, job.solver, job.limit, job.seed) if job.keep else None
@@ -162,8 +168,14 @@ def route(sources: tuple[str, ...], solver: str, limit: Limit, seed: int, altern
         fail(error)
     if pictures and len(paths) > 1:
         fail(NotationError("--svg/--png draw one position; give a single position file"))
-    todo = [_Job(source, overrides, solver, alternatives, limit, seed, keep, as_json and not pictures)
-            for source in paths]
+    stdin: str | PlannerError | None = None
+    if "-" in paths:
+        try:
+            stdin = read_stdin()
+        except PlannerError as error:  # unreadable: reported in the place of each '-'
+            stdin = error
+    todo = [_Job(source, overrides, solver, alternatives, limit, seed, keep, as_json and not pictures,
+                 stdin if source == "-" else None) for source in paths]
     several, worst = len(paths) > 1, 0
     with stop_on_ctrl_c() as stop:
         for index, (source, outcome) in enumerate(zip(paths, _outcomes(todo, jobs, stop), strict=True)):

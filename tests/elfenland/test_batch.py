@@ -74,3 +74,14 @@ def test_the_batch_benchmark_times_both_ways() -> None:
                             capture_output=True, text=True, timeout=120, check=False)
     assert result.returncode == 0, result.stderr
     assert result.stdout.splitlines()[-1].split()[0] == "3"
+
+
+def test_a_position_on_standard_input_reaches_a_worker(folder: Path) -> None:
+    # a worker process's standard input is empty: the text of '-' is read here and sent with the position
+    text = 'at = "Rivinia"\nhand = "E"\n[tiles]\n"riv-thr" = "elfcycle"\n'
+    first = str(sorted(folder.glob("0*.toml"))[0])
+    result = CliRunner().invoke(cli, ["route", first, "-", first, "--json", "--jobs", "2"], input=text)
+    assert result.exit_code == 0, result.output
+    documents = [json.loads(line) for line in result.stdout.splitlines()]
+    assert [d["source"] for d in documents] == [first, "-", first]
+    assert documents[1]["score"] == 1  # Throtmanni, by the elfcycle on the only counter
