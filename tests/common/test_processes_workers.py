@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import multiprocessing
 import os
+import threading
 
 import pytest
 
@@ -53,3 +55,19 @@ def _square(item: int, stop: StopLike | None) -> int:
 @pytest.mark.parametrize("jobs", [1, 2])
 def test_ordered_map_keeps_the_order(jobs: int) -> None:
     assert list(ordered_map(_square, range(20), jobs=jobs)) == [i * i for i in range(20)]
+
+
+@pytest.mark.skipif("forkserver" not in multiprocessing.get_all_start_methods(), reason="no fork server here")
+def test_workers_come_from_a_fork_server_while_another_thread_runs() -> None:
+    # a fork copies a held lock of a running thread: with one running, the workers come from a fork server
+
+    release = threading.Event()
+    waiting = threading.Thread(target=release.wait, daemon=True)
+    waiting.start()
+    try:
+        assert processes.start_seconds() == processes.SERVER_START
+        assert processes._context(_square).get_start_method() == "forkserver"
+        assert list(ordered_map(_square, range(6), jobs=2)) == [i * i for i in range(6)]
+    finally:
+        release.set()
+        waiting.join()
