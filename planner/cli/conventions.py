@@ -60,15 +60,15 @@ def out() -> Console:
     Piped or redirected (and no ``COLUMNS`` set), tables are laid out :data:`PIPED_WIDTH` wide and lines are not
     folded: a script reading the output, or a file, gets each line whole instead of rich's default 80 columns.
     """
-    console = Console(highlight=False)
+    console = Console(highlight=False, emoji=False)
     if not console.is_terminal and not os.environ.get("COLUMNS"):
-        return Console(highlight=False, width=PIPED_WIDTH, soft_wrap=True)
+        return Console(highlight=False, emoji=False, width=PIPED_WIDTH, soft_wrap=True)
     return console
 
 
 def err() -> Console:
     """The console for diagnostics (standard error): a message is never broken into lines, so it can be grepped."""
-    return Console(stderr=True, highlight=False, soft_wrap=True)  # one line a message, whatever the width
+    return Console(stderr=True, highlight=False, emoji=False, soft_wrap=True)  # one line a message, whatever the width
 
 
 def exit_code(error: PlannerError) -> int:

@@ -1,11 +1,13 @@
-"""``elfenland route``: the best route of each position, as tables, JSON or a picture; folders on every core."""
+"""``elfenland route``: the best route of each position, as tables, JSON or a picture; folders on the cores they are
+worth."""
 
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import click
 from rich.text import Text
@@ -26,9 +28,8 @@ from planner.cli.conventions import (
     stop_on_ctrl_c,
 )
 from planner.cli.positions import overrides_from, picture_of, position_options, solver_options
+from planner.common.forms import read_stdin
 from planner.common.limits import Limit, Status, StopLike
-from planner.common.threads import cores
-from planner.elfenland import render, report
 from planner.elfenland.inputs import Overrides, expand_sources, read_position
 from planner.elfenland.position import Position
 from planner.elfenland.solvers import Solution, solve
@@ -42,10 +43,20 @@ __all__ = ["route"]
 #: Plans solved for the keep advice: the routes as good as the best are its choices of end town.
 KEEP_CHOICES = 6
 
+PROBE = 0.05
+"""Seconds of solving in this process before a batch decides whether workers are worth starting."""
+
+HANDOFF = 0.0015
+"""Seconds to send a position to a worker and its position and solution back (pickled both ways, with the
+processes' messages), as measured on 300 positions: about 1.2-1.9 ms."""
+
+HANDOFF_DOCUMENT = 0.0005
+"""The same when the answer comes back as its JSON document, plain data (measured: about 0.3-0.5 ms)."""
+
 
 @dataclass(frozen=True, slots=True)
 class _Job:
-    """One position to solve, as a worker process receives it."""
+    """One position to solve, as a worker process receives it; ``document``: answer with the JSON document."""
 
     source: str | None
     overrides: Overrides
@@ -53,26 +64,71 @@ class _Job:
     alternatives: int
     limit: Limit
     seed: int
+    keep: bool
+    document: bool
+    stdin: str | PlannerError | None
+    """Standard input's text (or why it could not be read) for the source ``-``, read by the command: a worker's
+    own standard input is empty."""
 
 
-_Outcome = tuple[Position, Solution] | PlannerError
+class _Answer(NamedTuple):
+    """A solved position: its JSON ``document``, built where it was solved (plain data crosses between processes
+    cheaply), or the position, its solution and the keep advice, for the tables and pictures."""
+
+    stopped: bool
+    document: dict[str, Any] | None
+    solved: tuple[Position, Solution, KeepAdvice | None] | None
+
+
+_Outcome = _Answer | PlannerError
 
 
 def _solve_one(job: _Job, stop: StopLike | None) -> _Outcome:
+    if isinstance(job.stdin, PlannerError):
+        return job.stdin
     try:
-        position = read_position(job.source, job.overrides)
-        return position, solve(position, solver=job.solver, alternatives=job.alternatives, limit=job.limit,
-                               stop=stop, seed=job.seed)
+        position = read_position(job.source, job.overrides, stdin=job.stdin)
+        solution = solve(position, solver=job.solver, alternatives=job.alternatives, limit=job.limit, stop=stop,
+                         seed=job.seed)
+        keeping = _keep(position, solution, job.solver, job.limit, job.seed) if job.keep else None
     except PlannerError as error:
         return error
+    stopped = solution.status is Status.STOPPED
+    if job.document:
+        return _Answer(stopped, _document(position, solution, keeping, job.source, keep=job.keep), None)
+    return _Answer(stopped, None, (position, solution, keeping))
 
 
-def _outcomes(jobs: list[_Job], workers: int, stop: threading.Event) -> Iterator[_Outcome]:
-    """Each job's outcome, in the jobs' order; with more than one worker, solved in that many processes (the
-    caller's stop, Ctrl-C, reaches them; what has not started is cancelled)."""
-    from planner.common.processes import ordered_map  # multiprocessing: for a batch only
+def _outcomes(jobs: list[_Job], workers: int | None, stop: threading.Event) -> Iterator[_Outcome]:
+    """Each job's outcome, in the jobs' order. ``workers`` processes solve them (the caller's stop, Ctrl-C, reaches
+    them; what has not started is cancelled); None lets the batch decide: jobs are solved here for :data:`PROBE`
+    seconds, and their times (the first's, which pays for warming up, only when it is the only one) estimate the
+    rest's, so that workers start only when they would finish the rest sooner
+    (:func:`~planner.common.processes.workers_for`)."""
+    if workers is None:
+        times: list[float] = []
+        while len(times) < len(jobs) and (not times or sum(times) < PROBE):
+            started = time.perf_counter()
+            outcome = _solve_one(jobs[len(times)], stop)
+            times.append(time.perf_counter() - started)
+            yield outcome
+        jobs = jobs[len(times):]
+        if len(jobs) <= 1:  # nothing left to share
+            yield from (_solve_one(job, stop) for job in jobs)
+            return
+        import statistics
 
-    return ordered_map(_solve_one, jobs, jobs=workers, stop=stop)
+        from planner.common.processes import idle_cores, start_seconds, workers_for  # for a batch only
+
+        each = statistics.median(times[1:] or times)
+        handoff = HANDOFF_DOCUMENT if jobs[0].document else HANDOFF
+        workers = workers_for([each] * len(jobs), cores=idle_cores(), start=start_seconds(), handoff=handoff)
+    if workers <= 1:
+        yield from (_solve_one(job, stop) for job in jobs)
+        return
+    from planner.common.processes import ordered_map
+
+    yield from ordered_map(_solve_one, jobs, jobs=workers, stop=stop)
 
 
 @click.command(cls=PositionCommand, context_settings=CONTEXT)
@@ -83,7 +139,8 @@ def _outcomes(jobs: list[_Job], workers: int, stop: threading.Event) -> Iterator
               help="How many plans to show: the best, then up to K-1 runners-up (numbered 2..K), each with other "
                    "towns or another end town.")
 @click.option("-j", "--jobs", type=WholeNumber(1), default=None,
-              help="Positions solved at once, each in a process of its own [every core].")
+              help="Positions solved at once, each in a process of its own [as many as the batch is worth, up to "
+                   "every core].")
 @json_option(help="JSON output on standard output (one object per line with several positions).")
 @picture_options("the position and its route")
 @click.option("--keep", is_flag=True, help="Also advise the end town and the cards to keep for the next round "
@@ -111,18 +168,25 @@ def route(sources: tuple[str, ...], solver: str, limit: Limit, seed: int, altern
         fail(error)
     if pictures and len(paths) > 1:
         fail(NotationError("--svg/--png draw one position; give a single position file"))
-    todo = [_Job(source, overrides, solver, alternatives, limit, seed) for source in paths]
+    stdin: str | PlannerError | None = None
+    if "-" in paths:
+        try:
+            stdin = read_stdin()
+        except PlannerError as error:  # unreadable: reported in the place of each '-'
+            stdin = error
+    todo = [_Job(source, overrides, solver, alternatives, limit, seed, keep, as_json and not pictures,
+                 stdin if source == "-" else None) for source in paths]
     several, worst = len(paths) > 1, 0
     with stop_on_ctrl_c() as stop:
-        for index, (source, outcome) in enumerate(zip(paths, _outcomes(todo, jobs or cores(), stop), strict=True)):
+        for index, (source, outcome) in enumerate(zip(paths, _outcomes(todo, jobs, stop), strict=True)):
             if isinstance(outcome, PlannerError):
                 worst = max(worst, _failed(outcome, source, as_json=as_json, several=several))
+            elif outcome.solved is None:
+                answer(outcome.document, as_json=True, indent=None if several else 2, last=False)
             else:
-                position, solution = outcome
-                keeping = _keep(position, solution, solver, limit, seed) if keep else None
-                _answer(position, solution, keeping, source, index=index, several=several, as_json=as_json,
-                        keep=keep, pictures=pictures)
-                worst = EXIT_STOPPED if solution.status is Status.STOPPED else worst
+                _answer(*outcome.solved, source, index=index, several=several, as_json=as_json, keep=keep,
+                        pictures=pictures)
+            worst = EXIT_STOPPED if isinstance(outcome, _Answer) and outcome.stopped else worst
             if stop.is_set():
                 break
     finish(code=worst, stopped=stop.is_set(), note="stopped (Ctrl-C): the answers above are the best found so far")
@@ -131,6 +195,8 @@ def route(sources: tuple[str, ...], solver: str, limit: Limit, seed: int, altern
 def _failed(error: PlannerError, source: str | None, *, as_json: bool, several: bool) -> int:
     """Report a position that could not be solved; alone it ends the command, in a batch the others go on."""
     if as_json:
+        from planner.elfenland import report
+
         answer(report.error_dict(error, source=source), as_json=True, indent=None if several else 2, last=False)
     if not several:
         fail(error)
@@ -140,17 +206,31 @@ def _failed(error: PlannerError, source: str | None, *, as_json: bool, several: 
 
 def _answer(position: Position, solution: Solution, keeping: KeepAdvice | None, source: str | None, *, index: int,
             several: bool, as_json: bool, keep: bool, pictures: Pictures) -> None:
-    """One position's answer (a batch's answers one after another, a blank line apart)."""
-    document = report.solution_dict(position, solution, source=source) if as_json else None
-    if document is not None and keep:
-        document["keep"] = None if keeping is None else report.keep_dict(position, keeping)
+    """One position's answer (a batch's answers one after another, a blank line apart); JSON builds no tables."""
+    picture = picture_of(position, solution.plans)
+    if as_json:
+        answer(_document(position, solution, keeping, source, keep=keep), as_json=True,
+               indent=None if several else 2, pictures=pictures, picture=picture, last=False)
+        return
+    from planner.elfenland import render
+
     warnings = position.warnings()
-    answer(document, Text("") if index else None,
+    answer(None, Text("") if index else None,
            render.solution_view(position, solution, source=source if several else None),
-           None if keeping is None else render.keep_line(position, keeping), as_json=as_json,
+           None if keeping is None else render.keep_line(position, keeping), as_json=False,
            notes=[render.notes_view(warnings)] if warnings else [], position_line=render.position_line(position),
-           indent=None if several else 2, pictures=pictures, picture=picture_of(position, solution.plans),
-           last=False)
+           pictures=pictures, picture=picture, last=False)
+
+
+def _document(position: Position, solution: Solution, keeping: KeepAdvice | None, source: str | None, *,
+              keep: bool) -> dict[str, Any]:
+    """The JSON document of one solved position (``keep``: with the keep advice, null when there is none)."""
+    from planner.elfenland import report  # the tables' modules (rich.table, the renderer) stay unloaded
+
+    document = report.solution_dict(position, solution, source=source)
+    if keep:
+        document["keep"] = None if keeping is None else report.keep_dict(position, keeping)
+    return document
 
 
 def _keep(position: Position, solution: Solution, solver: str, limit: Limit, seed: int) -> KeepAdvice | None:

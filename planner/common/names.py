@@ -7,6 +7,7 @@ every name in the planner forgives the same slips and every unknown name gets th
 from __future__ import annotations
 
 import difflib
+import functools
 import re
 import unicodedata
 from collections.abc import Iterable, Mapping
@@ -18,12 +19,17 @@ K = TypeVar("K")
 
 __all__ = ["Names", "did_you_mean", "key_values", "normalize"]
 
+_IGNORED = re.compile(r"[\s'’‘`´_\-.]")
 
+
+@functools.lru_cache(maxsize=4096)  # a batch of positions names the same towns and cards again and again
 def normalize(text: str) -> str:
     """Lower case without accents, apostrophes, spaces, hyphens, dots or underscores (``Erg'Erén`` -> ``ergeren``)."""
+    if text.isascii():  # nothing to decompose
+        return _IGNORED.sub("", text).casefold()
     decomposed = unicodedata.normalize("NFKD", text)
     plain = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
-    return re.sub(r"[\s'’‘`´_\-.]", "", plain).casefold()
+    return _IGNORED.sub("", plain).casefold()
 
 
 def did_you_mean(text: str, choices: Iterable[str], *, n: int = 3, cutoff: float = 0.6) -> str:

@@ -6,14 +6,19 @@ order, passes a stop event on to the workers (a shared event the parent sets whe
 what has not started, and falls back on working in this process when the workers cannot start (e.g. under an
 interpreter reading its program from stdin, whose ``__main__`` a new process cannot import again).
 
-Workers come from a fork server, not a fork of this process: a fork of a process that has loaded OR-Tools can
-inherit a held lock. Workers leave Ctrl-C to the parent.
+Workers cost something to start, so :func:`workers_for` decides whether a batch is worth them at all: a worker is
+added only when the work it takes over outweighs its start. Starting is made cheap where it is safe: a ``fork``
+of this process (its modules already loaded, a few milliseconds a worker) while this process runs no other thread
+and has not loaded OR-Tools (a fork of a process that has can inherit a held lock); otherwise a fork server that
+loads the work's module once, before it forks the workers. Workers leave Ctrl-C to the parent.
 """
 
 from __future__ import annotations
 
 import signal
-from collections.abc import Callable, Iterable, Iterator
+import sys
+import threading
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, TypeVar
 
 from planner.common.limits import StopLike
@@ -22,9 +27,65 @@ from planner.common.threads import POLL
 T = TypeVar("T")
 R = TypeVar("R")
 
-__all__ = ["ordered_map"]
+__all__ = ["FORK_START", "SERVER_START", "idle_cores", "ordered_map", "start_seconds", "workers_for"]
+
+FORK_START = 0.02
+"""Seconds to start one forked worker and hand it its first item (measured: 5-15 ms on an idle machine)."""
+
+SERVER_START = 0.5
+"""Seconds before workers from a fork server answer: the server starts Python and loads the planner first."""
+
+GAIN = 0.85
+"""A batch takes another worker only if its estimated time falls below this share of the time without it."""
 
 _worker_stop: Any = None
+
+
+def workers_for(costs: Sequence[float], *, cores: int, start: float, handoff: float = 0.0) -> int:
+    """How many worker processes the items of estimated ``costs`` (seconds each) are worth on ``cores`` cores:
+    1 (work here, start nothing) unless more workers cut the estimated time below :data:`GAIN` of the best so far.
+
+    ``start`` is one worker's start-up (they start one after another), ``handoff`` the cost per item of sending
+    it and its result between processes. With ``w`` workers a batch is estimated at ``w * start + n * handoff +
+    max(largest item, total / w)``; pure, so that the choice is tested without timing anything.
+    """
+    if not costs:
+        return 1
+    total, largest = sum(costs), max(costs)
+    best, best_time = 1, total
+    for workers in range(2, min(cores, len(costs)) + 1):
+        estimate = workers * start + len(costs) * handoff + max(largest, total / workers)
+        if estimate < GAIN * best_time:
+            best, best_time = workers, estimate
+    return best
+
+
+def idle_cores() -> int:
+    """Cores this process may run on that others leave idle (from the last minute's load average, one unit of it
+    counted as this process), at least 1: workers beyond them only queue for a core."""
+    import os
+
+    from planner.common.threads import cores
+
+    mine = cores()
+    try:
+        load = os.getloadavg()[0]
+    except (AttributeError, OSError):  # no load average on this system
+        return mine
+    return max(1, min(mine, int(mine + 1 - load + 0.5)))
+
+
+def _can_fork() -> bool:
+    """Whether a fork of this process is safe: POSIX fork, no other thread running, OR-Tools not loaded."""
+    import multiprocessing
+
+    return ("fork" in multiprocessing.get_all_start_methods() and threading.active_count() == 1
+            and "ortools" not in sys.modules)
+
+
+def start_seconds() -> float:
+    """One worker's start-up as :func:`ordered_map` would start it now (for :func:`workers_for`)."""
+    return FORK_START if _can_fork() else SERVER_START
 
 
 def _worker_init(stop: Any) -> None:
@@ -35,6 +96,23 @@ def _worker_init(stop: Any) -> None:
 
 def _call(fn: Callable[[T, StopLike | None], R], item: T) -> R:
     return fn(item, _worker_stop)
+
+
+def _context(fn: Callable[..., Any]) -> Any:
+    """A fork when safe (after flushing this process's output, which a child would write again), else a fork
+    server that has loaded ``fn``'s module, else spawn."""
+    import multiprocessing
+
+    if _can_fork():
+        for stream in (sys.stdout, sys.stderr):
+            if stream is not None:
+                stream.flush()
+        return multiprocessing.get_context("fork")
+    if "forkserver" in multiprocessing.get_all_start_methods():
+        context = multiprocessing.get_context("forkserver")
+        context.set_forkserver_preload([fn.__module__])
+        return context
+    return multiprocessing.get_context("spawn")
 
 
 def ordered_map(fn: Callable[[T, StopLike | None], R], items: Iterable[T], *, jobs: int,
@@ -48,12 +126,10 @@ def ordered_map(fn: Callable[[T, StopLike | None], R], items: Iterable[T], *, jo
         for item in todo:
             yield fn(item, stop)
         return
-    import multiprocessing  # a batch's cost only: a single solve never loads it
-    from concurrent.futures import ProcessPoolExecutor, wait
+    from concurrent.futures import ProcessPoolExecutor, wait  # a batch's cost only: a single solve never loads it
     from concurrent.futures.process import BrokenProcessPool
 
-    methods = multiprocessing.get_all_start_methods()
-    context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+    context = _context(fn)
     shared = context.Event()
     pool = ProcessPoolExecutor(max_workers=min(jobs, len(todo)), mp_context=context, initializer=_worker_init,
                                initargs=(shared,))

@@ -12,7 +12,7 @@ import functools
 import json
 from collections import deque
 from dataclasses import dataclass
-from importlib import resources
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # networkx costs ~0.2 s to import; only the graph property pays it.
@@ -233,6 +233,17 @@ def _check(towns: list[Town], connections: list[Connection]) -> None:
         raise BoardDataError("; ".join(problems))
 
 
+def _board_text() -> str:
+    """The packaged ``data/board.json``: read beside this module (importlib.resources, with the zip, tempfile and
+    compression modules it imports, costs more start-up than parsing the file; it serves zipped installs only)."""
+    path = Path(__file__).with_name("data") / "board.json"
+    if path.is_file():
+        return path.read_text("utf-8")
+    from importlib import resources
+
+    return resources.files("planner.elfenland").joinpath("data/board.json").read_text("utf-8")
+
+
 @functools.cache
 def load_board() -> Board:
     """The Elfenland board, loaded and validated once.
@@ -240,7 +251,7 @@ def load_board() -> Board:
     Raises:
         BoardDataError: the packaged data file is inconsistent.
     """
-    data = json.loads(resources.files("planner.elfenland").joinpath("data/board.json").read_text("utf-8"))
+    data = json.loads(_board_text())
     towns = [
         Town(t["code"], t["name"], tuple(t["aliases"]), t["x"], t["y"], t["capital"], t["home_card"])
         for t in data["towns"]

@@ -60,8 +60,9 @@ def looks_like_notation(source: str) -> bool:
     return len(source.encode()) > 255 or not path_exists(source)
 
 
-def read_position(source: str | None, overrides: Overrides | None = None) -> Position:
-    """The position of one source (None: the flags alone), with the overrides applied, checked.
+def read_position(source: str | None, overrides: Overrides | None = None, *, stdin: str | None = None) -> Position:
+    """The position of one source (None: the flags alone), with the overrides applied, checked. ``stdin`` is the
+    text of ``-`` when it was read already (a worker process cannot read its parent's standard input).
 
     Raises:
         IllegalPositionError: unreadable file, bad TOML, no position at all, or a position with problems.
@@ -74,7 +75,7 @@ def read_position(source: str | None, overrides: Overrides | None = None) -> Pos
                                         "with --at"])
         return position_from_mapping({}, overrides=flags)
     if source == "-":
-        return position_from_toml(read_stdin(), source="stdin", overrides=flags)
+        return position_from_toml(read_stdin() if stdin is None else stdin, source="stdin", overrides=flags)
     if looks_like_notation(source):
         position = Position.from_str(source)
         if flags.empty():

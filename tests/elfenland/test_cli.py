@@ -258,22 +258,33 @@ def test_python_dash_m_planner() -> None:
     assert "elfenland" in result.stdout
 
 
-HEAVY = ("ortools", "networkx", "multiprocessing", "planner.elfenland.advice", "planner.elfenland.teach",
-         "planner.elfenland.svg", "planner.common.svg", "planner.table", "starlette", "uvicorn", "segno",
-         "planner.expedition", "planner.cli.advise", "planner.cli.teach", "planner.cli.serve",
-         "planner.cli.expedition")
-"""What a plain ``elfenland route`` never loads: each costs start-up time that only its own commands need (the
-group loads a command's module when the command runs)."""
+HEAVY = ("ortools", "networkx", "multiprocessing", "concurrent.futures", "planner.common.processes",
+         "planner.elfenland.advice", "planner.elfenland.teach", "planner.elfenland.svg", "planner.common.svg",
+         "planner.table", "starlette", "uvicorn", "segno", "planner.expedition", "planner.cli.advise",
+         "planner.cli.teach", "planner.cli.serve", "planner.cli.expedition", "planner.cli.board", "planner.cli.check",
+         "importlib.resources", "zipfile", "rich._emoji_codes")
+"""What a plain ``elfenland route`` of one position never loads: each costs start-up time that only its own
+commands need (the group loads a command's module when the command runs; worker processes are for batches; the
+board is read beside its module; no emoji is ever drawn)."""
+
+TABLES = ("rich.table", "rich.panel", "planner.elfenland.render")
+"""What ``elfenland route --json`` never loads on top: the tables are drawn for a terminal only."""
+
+
+def _loaded(args: list[str], prefixes: tuple[str, ...]) -> list[str]:
+    """The modules starting with one of ``prefixes`` that ``elfenland ARGS`` loads, in a fresh interpreter."""
+    code = ("import sys; from click.testing import CliRunner; from planner.cli import cli; "
+            f"r = CliRunner().invoke(cli, {args!r}); "
+            "assert r.exit_code == 0, r.output; print(' '.join(sorted(m for m in sys.modules if m.startswith("
+            f"{prefixes!r}))))")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    assert result.returncode == 0, result.stderr
+    return result.stdout.split()
 
 
 def test_default_path_loads_nothing_it_does_not_use() -> None:
-    code = ("import sys; from click.testing import CliRunner; from planner.cli import cli; "
-            "r = CliRunner().invoke(cli, ['route', '--at', 'riv', '--hand', 'ED', '--tile', 'riv-thr E']); "
-            "assert r.exit_code == 0, r.output; print(' '.join(sorted(m for m in sys.modules if m.startswith("
-            f"{HEAVY!r}))))")
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
-    assert result.returncode == 0, result.stderr
-    assert result.stdout.split() == []
+    assert _loaded(["route", "--at", "riv", "--hand", "ED", "--tile", "riv-thr E"], HEAVY) == []
+    assert _loaded(["route", str(REPO / "scenarios" / "01-first-steps.toml"), "--json"], HEAVY + TABLES) == []
 
 
 def test_route_and_show_draw_pictures(run: Run, tmp_path: Path) -> None:

@@ -1,0 +1,87 @@
+"""A folder of positions answers the same, in the same order, however many worker processes solve it."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+import planner.cli.route as route_command
+from planner.cli import cli
+from planner.common import processes
+from planner.elfenland.generate import random_position
+from planner.elfenland.position_file import position_to_toml
+
+BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
+
+
+@pytest.fixture(scope="module")
+def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    where = tmp_path_factory.mktemp("batch")
+    rng = random.Random(7)
+    for i in range(7):
+        (where / f"{i:02d}.toml").write_text(position_to_toml(random_position(rng, cards=5, counters=12)))
+    (where / "03-broken.toml").write_text('at = "Nowhere"\n')  # one bad file among them, in name order
+    return where
+
+
+def _answers(folder: Path, *flags: str) -> list[dict[str, Any]]:
+    result = CliRunner().invoke(cli, ["route", str(folder), "--json", "--solver", "search", *flags])
+    assert result.exit_code in (0, 2), result.output  # the broken file makes a batch end in 2
+    documents = [json.loads(line) for line in result.stdout.splitlines()]
+    for document in documents:
+        document.pop("seconds", None)  # how long each solve took is the one thing that may differ
+    return documents
+
+
+def test_one_and_two_workers_answer_alike_in_order(folder: Path) -> None:
+    one, two = _answers(folder, "--jobs", "1"), _answers(folder, "--jobs", "2")
+    names = sorted(str(p) for p in folder.glob("*.toml"))
+    assert [d["source"] for d in one] == names
+    assert one == two
+    assert [d["source"] for d in one if "error" in d] == [str(folder / "03-broken.toml")]
+
+
+def test_workers_started_after_the_probe_keep_the_order(folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    one = _answers(folder, "--jobs", "1")
+    monkeypatch.setattr(route_command, "PROBE", 0.0)  # one position solved here, then the workers take the rest
+    monkeypatch.setattr("planner.common.processes.workers_for", lambda costs, **kwargs: 2)
+    shared: list[tuple[int, int]] = []
+    real = processes.ordered_map
+
+    def spy(fn: Any, items: Any, *, jobs: int, stop: Any = None) -> Any:
+        items = list(items)
+        shared.append((len(items), jobs))
+        return real(fn, items, jobs=jobs, stop=stop)
+
+    monkeypatch.setattr(processes, "ordered_map", spy)
+    assert _answers(folder) == one
+    assert shared == [(7, 2)]  # 8 files: the first solved here, the other 7 by two workers
+
+
+@pytest.mark.slow
+def test_the_batch_benchmark_times_both_ways() -> None:
+    scripts = str(Path(sys.executable).parent)  # the console script `elfenland` lives beside the interpreter
+    env = {**os.environ, "PATH": scripts + os.pathsep + os.environ.get("PATH", "")}
+    result = subprocess.run([sys.executable, "batch.py", "--sizes", "3", "-r", "1"], cwd=BENCHMARKS, env=env,
+                            capture_output=True, text=True, timeout=120, check=False)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines()[-1].split()[0] == "3"
+
+
+def test_a_position_on_standard_input_reaches_a_worker(folder: Path) -> None:
+    # a worker process's standard input is empty: the text of '-' is read here and sent with the position
+    text = 'at = "Rivinia"\nhand = "E"\n[tiles]\n"riv-thr" = "elfcycle"\n'
+    first = str(sorted(folder.glob("0*.toml"))[0])
+    result = CliRunner().invoke(cli, ["route", first, "-", first, "--json", "--jobs", "2"], input=text)
+    assert result.exit_code == 0, result.output
+    documents = [json.loads(line) for line in result.stdout.splitlines()]
+    assert [d["source"] for d in documents] == [first, "-", first]
+    assert documents[1]["score"] == 1  # Throtmanni, by the elfcycle on the only counter
