@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import asyncio
 import hmac
+import io
 import json
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
@@ -145,8 +146,8 @@ class TableApp:
         morsel = cookie.get(COOKIE)
         if morsel is not None and _same(morsel.value, self.token):
             return None
-        return _refused(403, "no-token", "this table needs its link: open the URL (or scan the QR code) that "
-                        "'elfenland serve' printed")
+        return _refused(403, "no-token", "this table needs its link: open the join link another phone at the "
+                        "table shows (or scan its QR code), or the URL 'elfenland serve' printed")
 
     # -- pages ----------------------------------------------------------------------------------------------------
     async def page(self, request: Request) -> Response:
@@ -175,9 +176,10 @@ class TableApp:
         """The join link's QR code as SVG, for a friend's phone to scan from this one."""
         import segno  # the table's own extra, imported only when a page asks for the code
 
-        code = segno.make(self._join_url(request), error="m")
-        return Response(code.svg_inline(scale=4, border=2, dark="#000", light="#fff"),
-                        media_type="image/svg+xml")
+        buffer = io.BytesIO()
+        segno.make(self._join_url(request), error="m").save(buffer, kind="svg", scale=4, border=2, dark="#000",
+                                                            light="#fff")
+        return Response(buffer.getvalue(), media_type="image/svg+xml")
 
     # -- changes --------------------------------------------------------------------------------------------------
     async def change(self, request: Request) -> Response:

@@ -78,8 +78,8 @@ async function send(change, where) {
     return false;
   }
   backOnline();
-  if (!answer.ok) {
-    showProblems(answer.problems, where);
+  if (!answer.ok) {  // refused (200), malformed (422), or a request the table would not take: said where tapped
+    showProblems(answer.problems, where || (answer.problems.some((p) => p.field) ? undefined : problemsNear(page.tapped)));
     return false;
   }
   showProblems([]);
@@ -90,7 +90,8 @@ async function send(change, where) {
 // Offline: the advice stays on the page, dimmed and dated, until the table answers again.
 function goneOffline() {
   if (!page.offlineSince) page.offlineSince = new Date();
-  const time = page.offlineSince.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+  const time = [page.offlineSince.getHours(), page.offlineSince.getMinutes()]
+    .map((n) => String(n).padStart(2, "0")).join(":");  // 21:03, the table's clock
   const status = $("#link-status");
   status.textContent = `offline since ${time}: the advice may be stale`;
   status.classList.add("down");
@@ -180,7 +181,7 @@ function markProblems() {
 
 // -- drawing a view ------------------------------------------------------------------------------------------------
 function render(view) {
-  const shown = page.view;
+  const shown = page.view?.run === view.run ? page.view : null;  // a restarted server counts its views anew
   if (shown && view.serial <= shown.serial) return;  // shown already, or overtaken by a newer view
   if (shown && view.version < shown.version) return;  // an older answer overtaken by a newer change
   if (shown && view.version === shown.version && view.solving && !shown.solving) return;  // solved already

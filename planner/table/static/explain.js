@@ -78,8 +78,9 @@ function markExplain() {
   if (link) {
     // A wide mark under the link's own lines, the same on a road, a river or a lake crossing.
     link.classList.add("explained");
-    const mark = link.querySelector("path").cloneNode();
+    const mark = document.createElementNS("http://www.w3.org/2000/svg", "g");
     mark.setAttribute("class", "explain-mark");
+    mark.append(link.querySelector("path").cloneNode());
     link.prepend(mark);
   }
   const shown = explained.whatIf && page.shownSvg === explained.whatIf.svg;
