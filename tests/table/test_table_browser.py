@@ -308,7 +308,7 @@ def test_draw_shows_the_counter_to_take_and_a_tap_takes_it(browser: Any) -> None
         assert phone.page.is_visible("#draw-panel") and not phone.page.is_visible("#route-panel")
         assert phone.text("#verdict") == "draw the face-up unicorn: 1 town for 1 card (now 1 town for 3 cards)"
         assert phone.page.get_attribute("#display [data-counter=U]", "class") == "chip best"
-        assert phone.page.locator("#draw-options tr.best").inner_text().split() == ["unicorn", "1", "1"]
+        assert phone.page.locator("#draw-options tr.best").inner_text().split() == ["unicorn", "1", "town", "1", "card"]
         assert phone.page.locator("#map svg .counter.mine[data-road='DAG-KIH:f']").count() == 1
         phone.tap("#display [data-counter=U]")
         assert phone.text("#supply .card[data-card=U] .count") == "× 1"
