@@ -211,12 +211,16 @@ def opponent_heading(outlook: OpponentOutlook) -> str:
 
 
 # -- keeping ----------------------------------------------------------------------------------------------------
-def keep_verdict(position: Position, keep: KeepAdvice) -> str:
+def keep_verdict(position: Position, keep: KeepAdvice, *, whole: bool = False) -> str:
     """``end in Yttar, keep dragon raft and no counter (next round's best plan: 3.2 ± 0.4 towns over 30
-    samples)``."""
+    samples)``; with ``whole``, as the table says it: ``(next round's best plan: about 3 towns (3.2 on average)
+    over 30 samples)``."""
     best = keep.best
+    values = {"town": position.board.towns[best.end].name, "cards": " ".join(best.cards.names()) or "no cards",
+              "counter": say("your {counter} counter", counter=best.counter.title) if best.counter else "no counter",
+              "samples": count(keep.samples, "sample")}
+    if whole:
+        return say("end in {town}, keep {cards} and {counter} (next round's best plan: {towns} over {samples})",
+                   towns=about(best.score, "town"), **values)
     return say("end in {town}, keep {cards} and {counter} (next round's best plan: {score:.1f} ± {error:.1f} towns "
-               "over {samples})", town=position.board.towns[best.end].name,
-               cards=" ".join(best.cards.names()) or "no cards",
-               counter=say("your {counter} counter", counter=best.counter.title) if best.counter else "no counter",
-               score=best.score, error=best.error, samples=count(keep.samples, "sample"))
+               "over {samples})", score=best.score, error=best.error, **values)

@@ -235,5 +235,5 @@ def obstacle_document(advice: ObstacleAdvice) -> dict[str, Any]:
 def keep_document(position: Position, keep: KeepAdvice) -> dict[str, Any]:
     """The end-of-round advice: ``keep_dict``'s keys, the letters the new-round change takes, and its line."""
     best = keep.best
-    return {**keep_dict(position, keep), "end_code": best.end, "card_letters": str(best.cards),
-            "counter_letter": _letter(best.counter)}
+    return {**keep_dict(position, keep), "verdict": sentences.keep_verdict(position, keep, whole=True),
+            "end_code": best.end, "card_letters": str(best.cards), "counter_letter": _letter(best.counter)}
