@@ -222,3 +222,23 @@ def test_a_tablet_in_landscape_shows_the_names_and_the_terrain_legend(browser: A
     legend = tablet.page.locator("#terrain-legend li").all_inner_texts()
     assert legend == ["plain", "forest", "desert", "mountain", "river", "best route"]
     tablet.close()
+
+
+def test_a_tap_beside_a_town_but_nearer_a_road_sets_the_road_not_the_town(phone: Phone) -> None:
+    found = phone.page.evaluate("""() => {
+      const svg = document.querySelector('#map svg'), box = svg.getBoundingClientRect();
+      let some = 0, wrong = 0;
+      for (let y = box.top + 4; y < box.bottom - 4; y += 2) for (let x = box.left + 4; x < box.right - 4; x += 2) {
+        const p = boardPoint(svg, x, y);
+        for (const t of page.board.towns) {
+          const d = Math.hypot(p.x - t.x, p.y - t.y);
+          if (d <= t.r + 3 || d > TAP_TOWN_PX / p.scale) continue;  // off the circle, in the town's reach
+          let nearest = Infinity;
+          for (const r of page.board.roads) for (let i = 1; i < r.points.length; i++) {
+            nearest = Math.min(nearest, segmentDistance(p, r.points[i - 1], r.points[i]));
+          }
+          if (nearest < d - 2) { some += 1; if (!picked(x, y, 0)?.road) wrong += 1; }
+        }
+      }
+      return { some, wrong }; }""")
+    assert found["some"] > 0 and found["wrong"] == 0, found

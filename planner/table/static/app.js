@@ -335,18 +335,22 @@ function segmentDistance(p, a, b) {
 }
 
 // The town or road a tap means: the nearest within a radius that grows with the finger's contact (a pointer
-// event's width and height), so a fat finger on a crowded map still reaches what it aims at.
+// event's width and height), so a fat finger on a crowded map still reaches what it aims at. A town wins when the
+// tap is on its circle, or when it is nearer than every road in reach: a tap beside a town that is nearer a road
+// sets the road's counter, it does not collect the town.
 function picked(clientX, clientY, finger = 0) {
   const svg = $("#map svg");
   if (!svg || !page.board) return null;
   const p = boardPoint(svg, clientX, clientY);
   const reach = Math.max(0, finger / 2 - 8);  // screen pixels beyond the fixed radii
-  let town = null, townDistance = Infinity;
+  let town = null, townDistance = Infinity, onCircle = false;
   for (const t of page.board.towns) {
     const d = Math.hypot(p.x - t.x, p.y - t.y);
-    if (d <= Math.max(t.r + 3, (TAP_TOWN_PX + reach / 2) / p.scale) && d < townDistance) { town = t; townDistance = d; }
+    if (d <= Math.max(t.r + 3, (TAP_TOWN_PX + reach / 2) / p.scale) && d < townDistance) {
+      town = t; townDistance = d; onCircle = d <= t.r + 3;
+    }
   }
-  if (town) return { town };
+  if (town && onCircle) return { town };
   let road = null, roadDistance = (TAP_ROAD_PX + reach) / p.scale;
   for (const r of page.board.roads) {
     for (let i = 1; i < r.points.length; i++) {
@@ -354,6 +358,7 @@ function picked(clientX, clientY, finger = 0) {
       if (d < roadDistance) { road = r; roadDistance = d; }
     }
   }
+  if (town && (!road || townDistance <= roadDistance)) return { town };
   return road ? { road } : null;
 }
 
