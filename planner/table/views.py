@@ -226,6 +226,7 @@ def obstacle_document(advice: ObstacleAdvice) -> dict[str, Any]:
             road["towns_text"] = sentences.about_change(-effect.towns, "town")
             road["cards_text"] = sentences.about_change(effect.cards, "card")
             road["mine_text"] = sentences.change(-effect.my_towns, effect.my_cards)
+            road["loss_text"] = sentences.about(effect.towns, "town")
         # By effect: the towns an obstacle takes, then the cards it adds; roads where it does nothing come last.
         entry["roads"].sort(key=lambda road: (-road["towns_lost"], -road["extra_cards"]))
     samples = advice.outlooks[0].samples if advice.outlooks else 0

@@ -42,3 +42,6 @@ def test_the_obstacle_rows_come_by_effect_and_say_whole_towns() -> None:
             effects = [(road["towns_lost"], road["extra_cards"]) for road in opponent["roads"]]
             assert effects == sorted(effects, key=lambda effect: (-effect[0], -effect[1]))
             assert not any("±" in road["towns_text"] or "±" in road["cards_text"] for road in opponent["roads"])
+            for road in opponent["roads"]:  # the loss beside the other opponents, in whole towns where whole
+                whole = road["towns_lost"] == round(road["towns_lost"])
+                assert ("on average" in road["loss_text"]) is not whole

@@ -188,7 +188,7 @@ function renderObstacle(view) {
                  : `${obstacle.samples} sampled hands per opponent (the command line samples 200).`];
   for (const other of others) {
     const best = other.roads[0];
-    lines.push(best ? `${other.name} (${other.points} points) would lose at most ${best.towns_lost.toFixed(2)} towns,`
+    lines.push(best ? `${other.name} (${other.points} points) would lose at most ${best.loss_text},`
                       + ` on ${roadName(best)}.` : `${other.name} (${other.points} points): no road to block.`);
   }
   $("#obstacle-note").textContent = lines.join(" ");
