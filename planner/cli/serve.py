@@ -44,7 +44,8 @@ DEFAULT_PORT = 8750
 @click.option("--no-token", is_flag=True, help="Open the table to anyone who can reach the port (no token in the "
                                                "URL).")
 @click.option("--save", type=click.Path(dir_okay=False, path_type=Path),
-              help="Save the table to this position file after every change; an existing one is resumed.")
+              help="Save the table to this position file after every change; an existing one is resumed (its "
+                   "link too: the token is kept beside it, FILE.token).")
 @click.option("--solver", type=click.Choice(SOLVERS), default="auto", show_default=True, help="Solver.")
 @limit_options(default=20.0, time_help="Seconds per position before its best route so far is shown, unproven.",
                nodes_help="Search nodes per solve instead (no time limit unless --time-limit is given too).")
@@ -72,7 +73,7 @@ def serve(source: str | None, host: str, port: int, no_token: bool, save: Path |
     try:
         import segno
 
-        from planner.table.server import TableServer, new_token
+        from planner.table.server import TableServer, table_token
         from planner.table.session import Session
         from planner.table.state import open_table
     except ImportError as error:
@@ -82,7 +83,7 @@ def serve(source: str | None, host: str, port: int, no_token: bool, save: Path |
     for note in notes:
         err().print(Text(note))
     with Session(state, solver=solver, limit=limit, samples=samples) as session:
-        server = TableServer(session, host=host, port=port, token=None if no_token else new_token())
+        server = TableServer(session, host=host, port=port, token=None if no_token else table_token(save))
         url = server.url()
         out().print(Text(where_to_open(url, host)))
         if not this_machine_only(host):

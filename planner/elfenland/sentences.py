@@ -25,9 +25,10 @@ if TYPE_CHECKING:  # the advice modules load only with the commands that give ad
     from planner.elfenland.advice.obstacle import ObstacleAdvice, OpponentOutlook
     from planner.elfenland.advice.placing import PlaceAdvice
 
-__all__ = ["MINUS", "amount", "change", "count", "draw_full", "draw_verdict", "keep_verdict", "obstacle_reason",
-           "obstacle_verdict", "opponent_heading", "pass_reason", "passing_free", "place_verdict", "plan_change",
-           "road_name", "route_verdict", "say", "signed", "spread", "worst_reply"]
+__all__ = ["MINUS", "about", "about_change", "amount", "change", "count", "draw_full", "draw_verdict",
+           "keep_verdict", "obstacle_reason", "obstacle_verdict", "opponent_heading", "pass_gains_nothing",
+           "pass_reason", "passing_free", "place_verdict", "plan_change", "road_name", "route_verdict", "say",
+           "signed", "spread", "tied", "worst_reply"]
 
 MINUS = "\N{MINUS SIGN}"
 
@@ -69,6 +70,38 @@ def spread(value: float, error: float, noun: str) -> str:
     """An expected change with its standard error: ``−0.85 ± 0.10 towns``."""
     sign = "+" if value > 0 else MINUS if value < 0 else ""
     return f"{sign}{abs(value):.2f} ± {error:.2f} {noun}s"
+
+
+def _whole(value: float) -> bool:
+    return abs(value - round(value)) < 0.005
+
+
+def about(value: float, noun: str) -> str:
+    """An average in the game's whole towns and cards: ``2 towns``, ``about 2 towns (2.4 on average)``, ``less
+    than half a town (0.17 on average)``; the table says it so, as a player counts."""
+    if _whole(value):
+        return count(round(value), noun)
+    if round(value) == 0:
+        return say("less than half a {noun} ({value:.2f} on average)", noun=noun, value=value)
+    return say("about {whole} ({value:.1f} on average)", whole=count(round(value), noun), value=value)
+
+
+def about_change(value: float, noun: str) -> str:
+    """:func:`about` for a signed change: ``−1 town``, ``about −2 towns (−2.4 on average)``, ``almost nothing
+    (−0.17 towns on average)``, ``nothing``."""
+    sign = "+" if value > 0 else MINUS if value < 0 else ""
+    if _whole(value):
+        return signed(round(value), noun) if round(value) else say("nothing")
+    if round(value) == 0:
+        return say("almost nothing ({sign}{value:.2f} {noun}s on average)", sign=sign, value=abs(value), noun=noun)
+    return say("about {sign}{whole} ({sign}{value:.1f} on average)", sign=sign, whole=count(round(abs(value)), noun),
+               value=abs(value))
+
+
+def tied(names: list[str]) -> str:
+    """``pig, dragon and blind are equally good`` (two or more names)."""
+    listed = names[0] if len(names) == 1 else say("{first} and {last}", first=", ".join(names[:-1]), last=names[-1])
+    return say("{names} are equally good", names=listed)
 
 
 def road_name(position: Position, road: str) -> str:
@@ -116,6 +149,11 @@ def worst_reply(advice: PlaceAdvice) -> str:
 def passing_free() -> str:
     """Said when passing is as good as the placement advised."""
     return say("passing costs nothing this turn: the worst reply leaves you the same")
+
+
+def pass_gains_nothing() -> str:
+    """The plan phase's verdict when the placement advised is worth no more than passing."""
+    return say("pass \N{EM DASH} placing now gains nothing")
 
 
 def plan_change(before: tuple[int, int], after: tuple[int, int]) -> str:
@@ -173,12 +211,16 @@ def opponent_heading(outlook: OpponentOutlook) -> str:
 
 
 # -- keeping ----------------------------------------------------------------------------------------------------
-def keep_verdict(position: Position, keep: KeepAdvice) -> str:
+def keep_verdict(position: Position, keep: KeepAdvice, *, whole: bool = False) -> str:
     """``end in Yttar, keep dragon raft and no counter (next round's best plan: 3.2 ± 0.4 towns over 30
-    samples)``."""
+    samples)``; with ``whole``, as the table says it: ``(next round's best plan: about 3 towns (3.2 on average)
+    over 30 samples)``."""
     best = keep.best
+    values = {"town": position.board.towns[best.end].name, "cards": " ".join(best.cards.names()) or "no cards",
+              "counter": say("your {counter} counter", counter=best.counter.title) if best.counter else "no counter",
+              "samples": count(keep.samples, "sample")}
+    if whole:
+        return say("end in {town}, keep {cards} and {counter} (next round's best plan: {towns} over {samples})",
+                   towns=about(best.score, "town"), **values)
     return say("end in {town}, keep {cards} and {counter} (next round's best plan: {score:.1f} ± {error:.1f} towns "
-               "over {samples})", town=position.board.towns[best.end].name,
-               cards=" ".join(best.cards.names()) or "no cards",
-               counter=say("your {counter} counter", counter=best.counter.title) if best.counter else "no counter",
-               score=best.score, error=best.error, samples=count(keep.samples, "sample"))
+               "over {samples})", score=best.score, error=best.error, **values)

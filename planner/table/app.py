@@ -5,6 +5,8 @@ Routes (no route reads a path, a file name or anything but JSON from the request
 - ``GET /`` the page; ``GET /app.js``, ``/round.js``, ``/explain.js``, ``/app.css``, ``/icon.svg`` its parts,
   served from the package (no CDN: a table works offline);
 - ``GET /api/board`` the board's shapes, cards and rule options; ``GET /api/view`` the latest view;
+- ``GET /api/join`` the join link (the table's URL with its token, as this phone reached it) and
+  ``GET /api/join.svg`` its QR code, so a friend's phone joins from this one;
 - ``POST /api/change`` one change as a small JSON object (:mod:`planner.table.changes`): the answer is the
   refusal's structured problems (``ok`` false), or the new view, solved if that took less than ``ANSWER_WAIT`` seconds;
 - ``GET /api/events`` server-sent events: every new view of the table, to every page watching it.
@@ -17,8 +19,10 @@ Bad requests: every one is answered with a 4xx and the security headers, its bod
 [...]}`` with structured problems (``kind``, ``field``, ``value``, ``message``): no token, an unknown path or
 method, a change that is not JSON, too big, nested deeper than :data:`MAX_DEPTH`, or holding ``NaN`` or a lone
 surrogate (which no answer could quote back). A client that leaves mid-request is no error of the server's: it is
-not logged. A change the table refuses (its shape, or the rules) is an answer, not a failed request: ``ok`` false
-with status 200, which the page shows beside what caused it. Anything else that goes wrong is a bug, answered 500
+not logged. A malformed change (an unknown op or key, a missing key, a value of the wrong type, like a rule's
+value given as a float) is answered 422 with its problems. A well-formed change the table refuses (a name it does
+not know, the rules) is an answer, not a failed request: ``ok`` false with status 200, which the page shows beside
+what caused it. Anything else that goes wrong is a bug, answered 500
 with a structured problem and logged in one line (the traceback only at DEBUG level).
 """
 
@@ -26,6 +30,7 @@ from __future__ import annotations
 
 import asyncio
 import hmac
+import io
 import json
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
@@ -62,7 +67,10 @@ CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' 
 HEADERS = {"content-security-policy": CSP, "x-content-type-options": "nosniff", "referrer-policy": "no-referrer",
            "x-frame-options": "DENY", "cache-control": "no-store"}
 STATIC = {"/app.js": "application/javascript", "/round.js": "application/javascript",
-          "/explain.js": "application/javascript", "/app.css": "text/css", "/icon.svg": "image/svg+xml"}
+          "/explain.js": "application/javascript", "/app.css": "text/css", "/palette.css": "text/css",
+          "/icon.svg": "image/svg+xml"}
+MALFORMED = frozenset({"bad-change", "bad-op", "unknown-key", "missing-key", "bad-type"})
+"""Problem kinds that say a change is malformed (not what the page sends): answered 422, not refused with 200."""
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -87,6 +95,7 @@ class TableApp:
         self._page = _static("index.html")
         routes = [Route("/", self.page), *(Route(path, self.static) for path in STATIC),
                   Route("/api/board", self.board), Route("/api/view", self.view),
+                  Route("/api/join", self.join), Route("/api/join.svg", self.join_code),
                   Route("/api/change", self.change, methods=["POST"]), Route("/api/events", self.events)]
         self.routes = Starlette(routes=routes, exception_handlers={HTTPException: _http_problem})
 
@@ -137,8 +146,8 @@ class TableApp:
         morsel = cookie.get(COOKIE)
         if morsel is not None and _same(morsel.value, self.token):
             return None
-        return _refused(403, "no-token", "this table needs its link: open the URL (or scan the QR code) that "
-                        "'elfenland serve' printed")
+        return _refused(403, "no-token", "this table needs its link: open the join link another phone at the "
+                        "table shows (or scan its QR code), or the URL 'elfenland serve' printed")
 
     # -- pages ----------------------------------------------------------------------------------------------------
     async def page(self, request: Request) -> Response:
@@ -153,6 +162,24 @@ class TableApp:
 
     async def view(self, request: Request) -> Response:
         return JSONResponse(self.session.view())
+
+    def _join_url(self, request: Request) -> str:
+        """The table's URL as this request reached it, with the token: a friend's phone opens it to join."""
+        host = request.headers.get("host") or f"{request.url.hostname}:{request.url.port}"
+        return f"{request.url.scheme}://{host}/" + (f"?t={self.token}" if self.token else "")
+
+    async def join(self, request: Request) -> Response:
+        """The join link (only a phone that has the token is told it): the page shows it and its QR code."""
+        return JSONResponse({"url": self._join_url(request)})
+
+    async def join_code(self, request: Request) -> Response:
+        """The join link's QR code as SVG, for a friend's phone to scan from this one."""
+        import segno  # the table's own extra, imported only when a page asks for the code
+
+        buffer = io.BytesIO()
+        segno.make(self._join_url(request), error="m").save(buffer, kind="svg", scale=4, border=2, dark="#000",
+                                                            light="#fff")
+        return Response(buffer.getvalue(), media_type="image/svg+xml")
 
     # -- changes --------------------------------------------------------------------------------------------------
     async def change(self, request: Request) -> Response:
@@ -169,8 +196,10 @@ class TableApp:
             return data
         applied, view = await run_in_threadpool(self.session.change, data)
         if not applied.ok:  # a refusal is an answer, not a failed request: the page shows its problems
+            malformed = any(problem.kind in MALFORMED for problem in applied.problems)
             return JSONResponse({"ok": False, "version": applied.version,
-                                 "problems": problems_document(applied.problems)})
+                                 "problems": problems_document(applied.problems)},
+                                status_code=422 if malformed else 200)
         if view.get("solving"):
             view = await run_in_threadpool(self.session.wait_solved, applied.version, ANSWER_WAIT)
         return JSONResponse({"ok": True, "version": applied.version, "problems": [], "view": view})

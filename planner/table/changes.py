@@ -141,7 +141,8 @@ def _read_rule(form: Form, problems: Problems, fields: dict[str, Any]) -> None:
     if isinstance(value, str):
         value = problems.attempt(f"rules.{name}", option.parse, value)
     elif type(value) is not type(option.default) or value not in option.values:  # 4.0 == 4, True == 1
-        problems.add("bad-rule", f"rules.{name}", value, option.refusal(value))
+        kind = "bad-type" if type(value) is not type(option.default) else "bad-rule"  # a bad type: malformed
+        problems.add(kind, f"rules.{name}", value, option.refusal(value))
         value = None
     fields["rule"], fields["value"] = name, value
 

@@ -8,26 +8,63 @@ until its graceful-shutdown timeout.
 from __future__ import annotations
 
 import contextlib
+import re
 import secrets
 import signal
 import socket
+import stat
 import threading
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from types import FrameType
 
 import uvicorn
 
+from planner.common.files import write_atomically
 from planner.errors import UnsupportedError
 from planner.table.app import TableApp, create_app
 from planner.table.session import Session
 
-__all__ = ["TableServer", "lan_address", "new_token"]
+__all__ = ["TableServer", "lan_address", "new_token", "table_token", "token_file"]
+
+_TOKEN = re.compile(r"[A-Za-z0-9_-]{16,128}")
 
 
 def new_token() -> str:
     """A random token for the table's URL (128 bits, URL-safe)."""
     return secrets.token_urlsafe(16)
+
+
+def token_file(save: Path) -> Path:
+    """Where a saved table keeps its token: beside the save file, ``table.toml`` -> ``table.toml.token``."""
+    return save.with_name(save.name + ".token")
+
+
+def table_token(save: Path | None) -> str:
+    """The token of a table: a new one, or with a save file the one kept beside it (made and kept, 0600, the first
+    time), so that a restarted server lets every phone that had the table's link back in.
+
+    Raises:
+        UnsupportedError: the token file is not a regular file, or cannot be read or written.
+    """
+    if save is None:
+        return new_token()
+    path = token_file(save)
+    try:
+        if path.exists():
+            if not stat.S_ISREG(path.stat().st_mode):
+                raise UnsupportedError(f"{path} (the table's token) is not a regular file: remove it or save the "
+                                       "table elsewhere")
+            kept = path.read_text(encoding="utf-8").strip()
+            if _TOKEN.fullmatch(kept):
+                return kept
+        token = new_token()
+        write_atomically(path, token + "\n")
+    except (OSError, UnicodeDecodeError) as error:
+        raise UnsupportedError(f"cannot keep the table's token in {path}: {getattr(error, 'strerror', None) or error}"
+                               ) from None
+    return token
 
 
 def lan_address() -> str | None:

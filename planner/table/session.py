@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import logging
+import secrets
 import threading
 import time
 from collections import OrderedDict
@@ -70,6 +71,9 @@ class Session:
         self._save_error: str | None = None
         self._view: dict[str, Any] = {}
         self._serial = 0  # every published view's number: a page orders views of one version by it
+        self.run = secrets.token_hex(6)
+        """This session's id in every view: versions and serials count again from 1 in a restarted server, so a
+        page that sees a new run takes its views as they come instead of dropping them as old."""
         self._closed = False
         self._thread = threading.Thread(target=self._run, name="table-solver", daemon=True)
         self._advisor = threading.Thread(target=self._run_later, name="table-advisor", daemon=True)
@@ -157,6 +161,7 @@ class Session:
                     error: str | None = None) -> dict[str, Any]:
         state = self.state
         return {
+            "run": self.run,
             "version": state.version,
             "phase": state.phase,
             "position": position_document(state.position),

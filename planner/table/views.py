@@ -162,13 +162,17 @@ def draw_document(position: Position, advice: DrawAdvice | None, full: Solution 
     options = [{"counter": _letter(o.counter), "name": o.counter.title if o.counter else "blind",
                 "face_up": position.display[o.counter] if o.counter else 0, "score": round(o.score, 4),
                 "cards_spent": round(o.cards, 4), "best": o is best, "route": None if o.plan is None else str(o.plan),
-                "chances": None if o.chances is None else {t.letter: round(p, 4) for t, p in o.chances.items()}}
+                "chances": None if o.chances is None else {t.letter: round(p, 4) for t, p in o.chances.items()},
+                "towns_text": sentences.about(o.score, "town"), "cards_text": sentences.about(o.cards, "card")}
                for o in advice.options]
+    equal = [str(o["name"]) for o in options if (o["score"], o["cards_spent"]) == (options[0]["score"],
+                                                                             options[0]["cards_spent"])]
     now = advice.now
     shown = best.plan or now
     plans = [o.plan for o in advice.options if o.plan is not None] + [now]
     return {"phase": "draw", "full": False, "options": options, "best": options[0]["counter"] or "blind",
             "verdict": sentences.draw_verdict(advice),
+            "ties": sentences.tied(equal) if len(equal) > 1 else None,
             "status": "every joint plan proven best" if all(p.proven for p in plans) else
                       "best found, not every plan proven (the limit ran out)",
             "now": {"score": now.score, "cards_spent": now.cards_spent},
@@ -199,9 +203,10 @@ def place_document(advice: PlaceAdvice, roads: list[RoadRisk], *, samples: int) 
                     "for the obstacle advice"}
     else:
         obstacle = {"status": "pending", "samples": samples}
-    return {"phase": "plan", "verdict": report["verdict"], "reason": sentences.pass_reason(advice),
-            "detail": sentences.worst_reply(advice),
-            "passing_note": sentences.passing_free() if advice.passing_is_free and now is not None else None,
+    gains_nothing = advice.passing_is_free and now is not None  # then the advice is to pass, not to place
+    return {"phase": "plan", "verdict": sentences.pass_gains_nothing() if gains_nothing else report["verdict"],
+            "reason": sentences.pass_reason(advice), "detail": sentences.worst_reply(advice),
+            "passing_note": None, "gains_nothing": gains_nothing,
             "status": status_text(advice.joint),
             **{key: report[key] for key in ("placements", "now", "passing_is_free", "worst", "replies", "regrets")},
             "obstacle": obstacle}
@@ -218,9 +223,12 @@ def obstacle_document(advice: ObstacleAdvice) -> dict[str, Any]:
         del report[key]
     for entry, outlook in zip(report["opponents"], advice.outlooks, strict=True):
         for road, effect in zip(entry["roads"], outlook.effects, strict=True):
-            road["towns_text"] = sentences.spread(-effect.towns, effect.towns_error, "town")
-            road["cards_text"] = sentences.spread(effect.cards, effect.cards_error, "card")
+            road["towns_text"] = sentences.about_change(-effect.towns, "town")
+            road["cards_text"] = sentences.about_change(effect.cards, "card")
             road["mine_text"] = sentences.change(-effect.my_towns, effect.my_cards)
+            road["loss_text"] = sentences.about(effect.towns, "town")
+        # By effect: the towns an obstacle takes, then the cards it adds; roads where it does nothing come last.
+        entry["roads"].sort(key=lambda road: (-road["towns_lost"], -road["extra_cards"]))
     samples = advice.outlooks[0].samples if advice.outlooks else 0
     return {"status": "done", "samples": samples, **report}
 
@@ -228,5 +236,5 @@ def obstacle_document(advice: ObstacleAdvice) -> dict[str, Any]:
 def keep_document(position: Position, keep: KeepAdvice) -> dict[str, Any]:
     """The end-of-round advice: ``keep_dict``'s keys, the letters the new-round change takes, and its line."""
     best = keep.best
-    return {**keep_dict(position, keep), "end_code": best.end, "card_letters": str(best.cards),
-            "counter_letter": _letter(best.counter)}
+    return {**keep_dict(position, keep), "verdict": sentences.keep_verdict(position, keep, whole=True),
+            "end_code": best.end, "card_letters": str(best.cards), "counter_letter": _letter(best.counter)}

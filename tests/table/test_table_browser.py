@@ -238,17 +238,27 @@ def test_an_illegal_change_is_shown_where_it_was_made(phone: Phone) -> None:
     assert phone.page.input_value("#notation") == "- XYZ DD - 1"
 
 
-def test_the_share_link_opens_the_position(browser: Any, server: TableServer, phone: Phone) -> None:
+def test_the_share_link_offers_its_position_and_never_overwrites_the_table(browser: Any, server: TableServer,
+                                                                           phone: Phone) -> None:
     phone.tap("#hand .card[data-card=C] .plus")
     shared = phone.page.input_value("#share")
     notation = phone.page.input_value("#notation")
-    assert shared.startswith(f"{phone.base}/?p=") and " RIV ECDR " in notation
+    assert shared.startswith(f"{phone.base}/?t={TOKEN}&p=") and " RIV ECDR " in notation
     phone.tap("#undo")
-    assert phone.page.input_value("#notation") != notation
-    other = Phone(browser, server)
-    other.open(f"&p={shared.split('?p=', 1)[1]}")
-    other.page.wait_for_function("(n) => document.querySelector('#notation').value === n", arg=notation)
+    before = phone.page.input_value("#notation")
+    assert before != notation
+    other = Phone(browser, server)  # a fresh phone: the share link alone lets it in
+    other.page.goto(shared)
+    other.page.wait_for_selector("body[data-ready=true]")
+    other.settled()
     assert other.page.evaluate("location.search") == ""  # the link is used once, not re-applied on reload
+    assert other.page.is_visible("#shared") and other.page.input_value("#notation") == before  # offered only
+    other.tap("#shared-load")
+    other.page.wait_for_function("(n) => document.querySelector('#notation').value === n", arg=notation)
+    phone.page.wait_for_function("(n) => document.querySelector('#notation').value === n", arg=notation)
+    assert "shared position is loaded" in other.text("#toast")
+    other.tap("#toast-undo")  # loading it was a change like any other: undo brings the table's back
+    phone.page.wait_for_function("(n) => document.querySelector('#notation').value === n", arg=before)
     other.close()
 
 
@@ -302,7 +312,7 @@ def test_draw_shows_the_counter_to_take_and_a_tap_takes_it(browser: Any) -> None
         assert phone.page.is_visible("#draw-panel") and not phone.page.is_visible("#route-panel")
         assert phone.text("#verdict") == "draw the face-up unicorn: 1 town for 1 card (now 1 town for 3 cards)"
         assert phone.page.get_attribute("#display [data-counter=U]", "class") == "chip best"
-        assert phone.page.locator("#draw-options tr.best").inner_text().split() == ["unicorn", "1", "1"]
+        assert phone.page.locator("#draw-options tr.best").inner_text().split() == ["unicorn", "1", "town", "1", "card"]
         assert phone.page.locator("#map svg .counter.mine[data-road='DAG-KIH:f']").count() == 1
         phone.tap("#display [data-counter=U]")
         assert phone.text("#supply .card[data-card=U] .count") == "× 1"

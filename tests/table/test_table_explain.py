@@ -128,7 +128,10 @@ def test_an_illegal_route_or_a_typo_is_refused_inline_and_changes_nothing() -> N
         assert typo == ("unknown-town", "yours", "kirhomah")
         answer = table.post({"op": "yours", "route": "dag/U kirhomah/U"})
         assert "did you mean 'Kihromah'?" in answer["problems"][0]["message"]
-        assert table.problems({"op": "yours", "route": 7}) == [("bad-type", "route", "7")]
+        malformed = table.client.post("/api/change", json={"op": "yours", "route": 7})  # not what a page sends
+        assert malformed.status_code == 422
+        assert [(p["kind"], p["field"], p["value"]) for p in malformed.json()["problems"]] == [("bad-type", "route",
+                                                                                                "7")]
         assert table.session.view()["yours"] is None and table.session.view()["version"] == 1
 
 

@@ -103,11 +103,25 @@ def test_unknown_paths_and_methods_are_structured_problems(client: TestClient) -
 
 
 @pytest.mark.parametrize(("name", "value"), [("rounds", 3.0), ("rounds", 4.0), ("home_variant", 1), ("rounds", True)])
-def test_a_rule_value_of_the_wrong_type_is_refused_not_ignored(client: TestClient, name: str, value: Any) -> None:
+def test_a_rule_value_of_the_wrong_type_is_a_bad_request(client: TestClient, name: str, value: Any) -> None:
     response = client.post("/api/change", json={"op": "rule", "name": name, "value": value})
     answer = response.json()
-    assert answer["ok"] is False
-    assert [(p["kind"], p["field"]) for p in answer["problems"]] == [("bad-rule", f"rules.{name}")]
+    assert response.status_code == 422 and answer["ok"] is False
+    assert [(p["kind"], p["field"]) for p in answer["problems"]] == [("bad-type", f"rules.{name}")]
+
+
+@pytest.mark.parametrize("change", [{"op": "fly"}, {"op": "card", "card": "D", "delta": "1"},
+                                    {"op": "card", "card": "D", "delta": 1, "colour": "red"}, {"op": "visit"}, [1]])
+def test_a_malformed_change_is_answered_422_with_its_problems(client: TestClient, change: Any) -> None:
+    response = client.post("/api/change", json=change)
+    assert response.status_code == 422 and response.json()["ok"] is False and response.json()["problems"]
+
+
+@pytest.mark.parametrize("change", [{"op": "rule", "name": "rounds", "value": 7}, {"op": "visit", "town": "XYZ"},
+                                    {"op": "notation", "text": "nonsense"}, {"op": "card", "card": "D", "delta": -5}])
+def test_a_well_formed_change_the_table_refuses_stays_200(client: TestClient, change: Any) -> None:
+    response = client.post("/api/change", json=change)
+    assert response.status_code == 200 and response.json()["ok"] is False
 
 
 def test_a_rule_value_of_the_right_type_is_made(session: Session) -> None:

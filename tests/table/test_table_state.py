@@ -171,7 +171,7 @@ def test_alternatives_are_a_view_setting_not_history() -> None:
     ({"op": "visit"}, [("missing-key", "town")]),
     ({"op": "round", "round": True}, [("bad-type", "round")]),
     ({"op": "rule", "name": "colour", "value": "red"}, [("bad-rule", "rules")]),
-    ({"op": "rule", "name": "home_variant", "value": 1}, [("bad-rule", "rules.home_variant")]),
+    ({"op": "rule", "name": "home_variant", "value": 1}, [("bad-type", "rules.home_variant")]),  # 1 is no bool
 ])
 def test_malformed_changes_name_the_key(change: Any, expected: list[tuple[str, str]]) -> None:
     with pytest.raises(IllegalPositionError) as error:

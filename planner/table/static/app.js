@@ -5,8 +5,9 @@
 // (draw, plan, travel) and their panels are drawn by round.js.
 "use strict";
 
-const TAP_ROAD_PX = 28;      // a tap picks the nearest road within this many screen pixels
+const TAP_ROAD_PX = 28;      // a tap picks the nearest road within this many screen pixels (or the finger's size)
 const TAP_TOWN_PX = 16;      // ... unless a town is this close (or the tap is on its circle)
+const ACTIONS = ["#apply-place", "#apply-obstacle", "#travel", "#to-plan"];  // buttons that act on the advice
 const LONG_PRESS_MS = 550;   // a long press on a town puts the boot there
 const MOVE_PX = 12;          // a finger that moves further is scrolling, not tapping
 const ZOOMS = [1, 1.5, 2, 3];
@@ -21,6 +22,8 @@ const page = {
   zoom: 0,
   solvingSince: 0,
   problems: [],     // the problems of the last refused change, shown beside what caused them
+  offlineSince: null, // when the table stopped answering (the event stream or a tap), or null
+  toastTimer: 0,
 };
 
 const $ = (selector) => document.querySelector(selector);
@@ -37,10 +40,26 @@ function el(tag, attrs = {}, ...children) {
 }
 
 // -- talking to the server ---------------------------------------------------------------------------------------
+// An answer in words: the server's structured problems, or what went wrong, never an exception's raw text.
+class Refused extends Error {}
+
+async function readAnswer(response) {
+  const type = response.headers.get("content-type") || "";
+  if (type.startsWith("application/json")) {
+    try { return await response.json(); } catch { /* said below */ }
+  }
+  if (response.status === 403) {
+    throw new Refused("this phone's link to the table is no longer valid (was the server restarted?): open the " +
+                      "table's link again, or scan its QR code");
+  }
+  throw new Refused(`the table answered something that is not a table's answer (status ${response.status}): try again`);
+}
+
 async function getJson(path) {
   const response = await fetch(path, { credentials: "same-origin", cache: "no-store" });
-  if (!response.ok) throw new Error(`${path}: ${response.status} ${await response.text()}`);
-  return response.json();
+  const answer = await readAnswer(response);
+  if (!response.ok) throw new Refused(answer.problems?.[0]?.message ?? `the table refused ${path}`);
+  return answer;
 }
 
 async function send(change, where) {
@@ -50,13 +69,17 @@ async function send(change, where) {
       method: "POST", credentials: "same-origin", headers: { "content-type": "application/json" },
       body: JSON.stringify(change),
     });
-    answer = await response.json();
+    answer = await readAnswer(response);
   } catch (error) {
-    showProblems([{ kind: "offline", field: "", value: null, message: `the table did not answer: ${error}` }]);
+    const message = error instanceof Refused ? error.message
+      : "the table did not answer (this phone is offline, or the server stopped): nothing was changed";
+    if (!(error instanceof Refused)) goneOffline();
+    showProblems([{ kind: "offline", field: "", value: null, message }], where || problemsNear(page.tapped));
     return false;
   }
-  if (!answer.ok) {
-    showProblems(answer.problems, where);
+  backOnline();
+  if (!answer.ok) {  // refused (200), malformed (422), or a request the table would not take: said where tapped
+    showProblems(answer.problems, where || (answer.problems.some((p) => p.field) ? undefined : problemsNear(page.tapped)));
     return false;
   }
   showProblems([]);
@@ -64,12 +87,41 @@ async function send(change, where) {
   return true;
 }
 
+// Offline: the advice stays on the page, dimmed and dated, until the table answers again.
+function goneOffline() {
+  if (!page.offlineSince) page.offlineSince = new Date();
+  const time = [page.offlineSince.getHours(), page.offlineSince.getMinutes()]
+    .map((n) => String(n).padStart(2, "0")).join(":");  // 21:03, the table's clock
+  const status = $("#link-status");
+  status.textContent = `offline since ${time}: the advice may be stale`;
+  status.classList.add("down");
+  document.body.classList.add("offline");
+}
+
+function backOnline() {
+  page.offlineSince = null;
+  const status = $("#link-status");
+  status.textContent = "live";
+  status.classList.remove("down");
+  document.body.classList.remove("offline");
+}
+
 function listen() {
   const events = new EventSource("/api/events");
-  const status = $("#link-status");
-  events.addEventListener("open", () => { status.textContent = "live"; status.classList.remove("down"); });
-  events.addEventListener("error", () => { status.textContent = "reconnecting…"; status.classList.add("down"); });
+  events.addEventListener("open", backOnline);
+  events.addEventListener("error", goneOffline);
   events.addEventListener("view", (event) => render(JSON.parse(event.data)));
+}
+
+// A toast at the bottom: what a tap did, with a button that takes it back.
+function toast(text, undo) {
+  const box = $("#toast");
+  box.hidden = false;
+  $("#toast-text").textContent = text;
+  $("#toast-undo").hidden = !undo;
+  $("#toast-undo").onclick = async () => { box.hidden = true; await undo(); };
+  clearTimeout(page.toastTimer);
+  page.toastTimer = setTimeout(() => { box.hidden = true; }, 6000);
 }
 
 // -- problems, placed beside what caused them ----------------------------------------------------------------------
@@ -91,6 +143,12 @@ function problemBox(problem) {
   return "#general-problems";
 }
 
+// The problems box of the panel (or map, or sheet) a tap was in: a failure is said where it happened.
+function problemsNear(node) {
+  const near = node?.closest?.(".panel, #map-pane, .sheet")?.querySelector(".problems");
+  return near || "#general-problems";
+}
+
 function showProblems(problems, where) {
   page.problems = problems;
   for (const box of document.querySelectorAll(".problems")) box.replaceChildren();
@@ -98,7 +156,7 @@ function showProblems(problems, where) {
     // Beside what was tapped, unless the problem has a place of its own in view: the hand's card, the open sheet.
     const own = problemBox(problem);
     const box = where && !["#hand-problems", "#sheet-problems"].includes(own) ? where : own;
-    $(box).append(el("p", { class: "problem-text", "data-kind": problem.kind, "data-field": problem.field,
+    (typeof box === "string" ? $(box) : box).append(el("p", { class: "problem-text", "data-kind": problem.kind, "data-field": problem.field,
                             "data-value": problem.value ?? "", text: problem.message }));
   }
   markProblems();
@@ -123,7 +181,7 @@ function markProblems() {
 
 // -- drawing a view ------------------------------------------------------------------------------------------------
 function render(view) {
-  const shown = page.view;
+  const shown = page.view?.run === view.run ? page.view : null;  // a restarted server counts its views anew
   if (shown && view.serial <= shown.serial) return;  // shown already, or overtaken by a newer view
   if (shown && view.version < shown.version) return;  // an older answer overtaken by a newer change
   if (shown && view.version === shown.version && view.solving && !shown.solving) return;  // solved already
@@ -150,6 +208,10 @@ function render(view) {
   $("#undo").disabled = !view.can_undo;
   $("#redo").disabled = !view.can_redo;
   $("#show-alternatives").checked = view.alternatives > 1;
+  // While a newer answer is worked out, the advice on the page is the old position's: dimmed, not to act on.
+  for (const id of ACTIONS) if (view.solving) $(id).disabled = true; else if (id !== "#travel") $(id).disabled = false;
+  const pending = view.pending.length ? `working out: ${view.pending.join(", ")}…` : "";
+  $("#later-status").textContent = view.solving ? "" : pending;
   const warnings = position.warnings.map((w) => el("p", { class: "warning-text", text: w.message }));
   $("#general-problems").replaceChildren(...warnings, ...page.problems.filter((p) => problemBox(p) === "#general-problems")
     .map((p) => el("p", { class: "problem-text", text: p.message })));
@@ -254,7 +316,8 @@ function renderNotation(position) {
     input.value = position.notation;
     delete input.dataset.edited;
   }
-  $("#share").value = `${location.origin}/?p=${encodeURIComponent(position.notation)}`;
+  const join = page.join || `${location.origin}/`;
+  $("#share").value = `${join}${join.includes("?") ? "&" : "?"}p=${encodeURIComponent(position.notation)}`;
 }
 
 // -- the map: taps on roads and towns ------------------------------------------------------------------------------
@@ -271,23 +334,31 @@ function segmentDistance(p, a, b) {
   return Math.hypot(p.x - (a[0] + t * dx), p.y - (a[1] + t * dy));
 }
 
-function picked(clientX, clientY) {
+// The town or road a tap means: the nearest within a radius that grows with the finger's contact (a pointer
+// event's width and height), so a fat finger on a crowded map still reaches what it aims at. A town wins when the
+// tap is on its circle, or when it is nearer than every road in reach: a tap beside a town that is nearer a road
+// sets the road's counter, it does not collect the town.
+function picked(clientX, clientY, finger = 0) {
   const svg = $("#map svg");
   if (!svg || !page.board) return null;
   const p = boardPoint(svg, clientX, clientY);
-  let town = null, townDistance = Infinity;
+  const reach = Math.max(0, finger / 2 - 8);  // screen pixels beyond the fixed radii
+  let town = null, townDistance = Infinity, onCircle = false;
   for (const t of page.board.towns) {
     const d = Math.hypot(p.x - t.x, p.y - t.y);
-    if (d <= Math.max(t.r + 3, TAP_TOWN_PX / p.scale) && d < townDistance) { town = t; townDistance = d; }
+    if (d <= Math.max(t.r + 3, (TAP_TOWN_PX + reach / 2) / p.scale) && d < townDistance) {
+      town = t; townDistance = d; onCircle = d <= t.r + 3;
+    }
   }
-  if (town) return { town };
-  let road = null, roadDistance = TAP_ROAD_PX / p.scale;
+  if (town && onCircle) return { town };
+  let road = null, roadDistance = (TAP_ROAD_PX + reach) / p.scale;
   for (const r of page.board.roads) {
     for (let i = 1; i < r.points.length; i++) {
       const d = segmentDistance(p, r.points[i - 1], r.points[i]);
       if (d < roadDistance) { road = r; roadDistance = d; }
     }
   }
+  if (town && (!road || townDistance <= roadDistance)) return { town };
   return road ? { road } : null;
 }
 
@@ -297,7 +368,7 @@ function watchMap() {
   map.addEventListener("contextmenu", (event) => event.preventDefault());
   map.addEventListener("pointerdown", (event) => {
     if (!event.isPrimary) return;
-    const target = picked(event.clientX, event.clientY);
+    const target = picked(event.clientX, event.clientY, Math.max(event.width || 0, event.height || 0));
     press = { x: event.clientX, y: event.clientY, target, long: false, timer: 0 };
     if (target?.town) {
       press.timer = setTimeout(() => { press.long = true; tapTown(target.town, "at"); }, LONG_PRESS_MS);
@@ -326,7 +397,12 @@ function tapTown(town, mode) {
   const position = page.view.position;
   if (mode === "at") send({ op: "at", town: town.code }, "#map-problems");
   else if (mode === "home") send({ op: "home", town: position.home === town.code ? "-" : town.code }, "#map-problems");
-  else send({ op: "visit", town: town.code, visited: !position.visited.includes(town.code) }, "#map-problems");
+  else {
+    const visited = !position.visited.includes(town.code);
+    send({ op: "visit", town: town.code, visited }, "#map-problems").then((made) => {
+      if (made) toast(`${town.name} ${visited ? "collected" : "no longer collected"}`, () => send({ op: "undo" }, "#map-problems"));
+    });
+  }
 }
 
 // -- the road sheet ------------------------------------------------------------------------------------------------
@@ -426,6 +502,8 @@ function zoom(step) {
   page.zoom = Math.max(0, Math.min(ZOOMS.length - 1, page.zoom + step));
   map.classList.toggle("zoomed", page.zoom > 0);
   map.style.setProperty("--zoom-pct", String(ZOOMS[page.zoom] * 100));
+  map.style.setProperty("--zoom", String(ZOOMS[page.zoom]));
+  map.dataset.zoom = String(ZOOMS[page.zoom]);
   if (svg && before) {  // keep the middle of what was shown in the middle
     const ratio = svg.getBoundingClientRect().width / before;
     map.scrollLeft = (map.scrollLeft + map.clientWidth / 2) * ratio - map.clientWidth / 2;
@@ -450,6 +528,7 @@ function watchHeader() {
 }
 
 async function start() {
+  document.addEventListener("pointerdown", (event) => { page.tapped = event.target; }, true);
   watchControls();
   watchRound();
   watchExplain();
@@ -457,21 +536,38 @@ async function start() {
   watchMap();
   zoom(0);
   page.board = await getJson("/api/board");
+  page.join = (await getJson("/api/join")).url;
+  $("#join").value = page.join;
+  $("#join-code").src = "/api/join.svg";
   render(await getJson("/api/view"));
   listen();
   setInterval(tickSolving, 250);
   const shared = new URLSearchParams(location.search).get("p");
   if (shared !== null) {
     history.replaceState(null, "", "/");
-    if (shared !== page.view.position.notation && !(await send({ op: "notation", text: shared }, "#notation-problems"))) {
-      const input = $("#notation");
-      input.value = shared;  // leave the shared text to fix, beside its problems
-      input.dataset.edited = "1";
-    }
+    if (shared !== page.view.position.notation) offerShared(shared);
   }
   document.body.dataset.ready = "true";
 }
 
+// A shared link's position is offered, never loaded over the table's: loading it is a change undo takes back.
+function offerShared(shared) {
+  $("#shared").hidden = false;
+  $("#shared-text").textContent = `The link you opened holds another position: ${shared}`;
+  $("#shared-load").onclick = async () => {
+    $("#shared").hidden = true;
+    if (await send({ op: "notation", text: shared }, "#notation-problems")) {
+      toast("the shared position is loaded", () => send({ op: "undo" }, "#notation-problems"));
+    } else {
+      const input = $("#notation");
+      input.value = shared;  // leave the shared text to fix, beside its problems
+      input.dataset.edited = "1";
+    }
+  };
+  $("#shared-ignore").onclick = () => { $("#shared").hidden = true; };
+}
+
 start().catch((error) => {
-  $("#verdict").textContent = `the page could not start: ${error.message}`;
+  $("#verdict").textContent = `the page could not start: ${error instanceof Refused ? error.message
+    : "the table did not answer; reload the page when it runs again"}`;
 });

@@ -17,6 +17,13 @@ function explainOf(view) {
 
 function renderExplain(view) {
   const found = explainOf(view);
+  // A marked step belongs to one round's best route: a new round, or a route without that step, clears it.
+  const best = view.solution?.plans[0];
+  const still = best?.steps?.[explained.step?.number - 1];
+  if (explained.step && (view.position.round !== explained.step.round
+      || (best && still?.connection !== explained.step.connection))) {
+    markStep(null);
+  }
   const status = found ? found.status : "waiting";
   $("#explain-panel").dataset.status = status;
   $("#explain-status").textContent = status === "done" ? (found.proven ? "proven" : "not every answer proven")
@@ -49,7 +56,7 @@ function renderSteps(found) {
     el("button", { type: "button", class: "step-head", "data-step": String(step.step),
                    "aria-pressed": String(explained.step?.number === step.step),
                    onclick: () => markStep(explained.step?.number === step.step ? null
-                     : { number: step.step, connection: step.connection }) },
+                     : { number: step.step, connection: step.connection, round: page.view.position.round }) },
        el("b", { text: `${step.step}. ${step.to}` }), ` · ${step.route} · ${step.reasons.join(", ").replaceAll("-", " ")}`),
     ...step.text.map((sentence) => el("p", { class: "note", text: sentence })))));
 }
@@ -65,8 +72,17 @@ function markStep(step) {
 // The marks the panel puts on the map, again after every redraw of it.
 function markExplain() {
   for (const node of document.querySelectorAll("#map .explained")) node.classList.remove("explained");
+  for (const node of document.querySelectorAll("#map .explain-mark")) node.remove();
   const road = explained.step?.connection;
-  if (road) $(`#map [data-connection="${CSS.escape(road)}"]`)?.classList.add("explained");
+  const link = road ? $(`#map .connection[data-connection="${CSS.escape(road)}"]`) : null;
+  if (link) {
+    // A wide mark under the link's own lines, the same on a road, a river or a lake crossing.
+    link.classList.add("explained");
+    const mark = document.createElementNS("http://www.w3.org/2000/svg", "g");
+    mark.setAttribute("class", "explain-mark");
+    mark.append(link.querySelector("path").cloneNode());
+    link.prepend(mark);
+  }
   const shown = explained.whatIf && page.shownSvg === explained.whatIf.svg;
   if (!shown) explained.whatIf = null;
   $("#whatif-shown").hidden = !shown;
@@ -208,6 +224,8 @@ function watchExplain() {
     if (await send({ op: "yours", route: input.value }, "#yours-problems")) {
       delete input.dataset.edited;
       input.blur();
+    } else {
+      $("#yours-result").replaceChildren();  // the comparison was of another route: it must not stay
     }
   });
   $("#copy-best").addEventListener("click", () => {

@@ -122,12 +122,13 @@ function renderDraw(view) {
     const name = option.counter ? `${option.name}${option.face_up > 1 ? ` ×${option.face_up}` : ""}`
       : `blind (${Object.entries(option.chances).map(([t, p]) => `${t} ${Math.round(p * 100)}%`).join(", ")})`;
     return el("tr", { class: option.best ? "best" : null, "data-draw": option.counter ?? "blind" },
-      el("td", { text: name }), el("td", { text: number(option.score) }), el("td", { text: number(option.cards_spent) }));
+      el("td", { text: name }), el("td", { text: option.towns_text }), el("td", { text: option.cards_text }));
   }));
   const shown = advice.shown;
   const taking = shown.counter ? ` with the ${cardOf(shown.counter).title}` : "";
-  $("#draw-shown").textContent = advice.full ? `The map shows your joint plan: ${shown.route || "stay"}.`
-    : `The map shows your joint plan${taking}: ${shown.route || "stay"}. A blind draw: add the counter to your supply.`;
+  $("#draw-shown").textContent = (advice.ties ? `${sentence(advice.ties)} ` : "") + (advice.full
+    ? `The map shows your joint plan: ${shown.route || "stay"}.`
+    : `The map shows your joint plan${taking}: ${shown.route || "stay"}. A blind draw: add the counter to your supply.`);
   $("#to-plan").hidden = !advice.full;
 }
 
@@ -138,7 +139,7 @@ function renderPlace(view) {
   const now = advice.now;
   $("#place-now").textContent = [advice.reason, advice.detail].filter(Boolean).map(sentence).join(" ");
   const apply = $("#apply-place");
-  apply.hidden = !now;
+  apply.hidden = !now || advice.gains_nothing;  // passing is as good: no placement is advised
   if (now) apply.textContent = `place your ${now.counter} on ${roadName(now)}`;
   $("#place-free").textContent = sentence(advice.passing_note);
   $("#regrets").hidden = !advice.regrets.length;
@@ -187,7 +188,7 @@ function renderObstacle(view) {
                  : `${obstacle.samples} sampled hands per opponent (the command line samples 200).`];
   for (const other of others) {
     const best = other.roads[0];
-    lines.push(best ? `${other.name} (${other.points} points) would lose at most ${best.towns_lost.toFixed(2)} towns,`
+    lines.push(best ? `${other.name} (${other.points} points) would lose at most ${best.loss_text},`
                       + ` on ${roadName(best)}.` : `${other.name} (${other.points} points): no road to block.`);
   }
   $("#obstacle-note").textContent = lines.join(" ");
