@@ -6,7 +6,7 @@ from __future__ import annotations
 import click
 
 from planner import __version__
-from planner.cli import advise, board, check, route, serve, teach
+from planner.cli import advise, board, check, game, route, serve, teach
 from planner.cli.conventions import CONTEXT
 
 __all__ = ["cli"]
@@ -28,5 +28,5 @@ def cli() -> None:
 
 
 for command in (route.route, check.check, advise.place, advise.draw, advise.obstacle, teach.explain, teach.puzzle,
-                board.board, board.show, serve.serve):
+                board.board, board.show, serve.serve, game.selfplay_command, game.replay):
     cli.add_command(command)

@@ -1,0 +1,160 @@
+"""``elfenland selfplay`` and ``elfenland replay``: whole games between bots, their records, and the records'
+replay through the engine."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.table import Table
+from rich.text import Text
+
+from planner.cli.conventions import CONTEXT, EXIT_INPUT, EXIT_STOPPED, err, json_option, out, stop_on_ctrl_c
+from planner.elfenland.game.record import replay as replay_record
+from planner.elfenland.game.record import rules_dict
+from planner.elfenland.game.seats import SEATS
+from planner.elfenland.game.selfplay import Game, jobs_for, selfplay, summary
+from planner.elfenland.game.state import GameRules
+from planner.elfenland.rules import Rules
+from planner.errors import NotationError
+
+__all__ = ["replay", "selfplay_command"]
+
+
+def _seats(text: str) -> tuple[str, ...]:
+    seats = tuple(s.strip().lower() for s in text.split(",") if s.strip())
+    unknown = [s for s in seats if s not in SEATS]
+    if unknown:
+        raise click.BadParameter(f"unknown seat {', '.join(map(repr, unknown))}; choose from {', '.join(SEATS)}",
+                                 param_hint="--seats")
+    if not 2 <= len(seats) <= 6:
+        raise click.BadParameter(f"a game has 2 to 6 seats, not {len(seats)}", param_hint="--seats")
+    return seats
+
+
+@click.command("selfplay", context_settings=CONTEXT)
+@click.option("-n", "--games", "games", type=click.IntRange(min=1), default=10, show_default=True,
+              help="Seeds to play; each is played in every rotation of the seats.")
+@click.option("--seats", default="advisor,greedy,greedy,greedy", show_default=True,
+              help=f"Seat kinds in table order, comma-separated ({', '.join(SEATS)}).")
+@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True, help="The first seed.")
+@click.option("--jobs", "-j", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Processes (the same records for any number).")
+@click.option("--out", "out_path", type=click.Path(dir_okay=False, path_type=Path),
+              help="Write every game record here (JSON lines); the file must not exist yet.")
+@click.option("--rules", "rule_text", default="", help="Rule options, e.g. 'rounds=3,caravan=scaled'.")
+@click.option("--home", is_flag=True, help="Play the home-town variant (a secret home-town card each).")
+@click.option("--new-display", is_flag=True, help="Turn up five new face-up counters each round.")
+@json_option
+def selfplay_command(games: int, seats: str, seed: int, jobs: int, out_path: Path | None, rule_text: str,
+                     home: bool, new_display: bool, as_json: bool) -> None:
+    """Seeded games between bots, each seed in every rotation of the seats: mean points, win rates, and each seat's
+    paired difference to the first non-advisor seat with a 95 % interval.
+
+    \b
+    Examples:
+      elfenland selfplay -n 20 --seats advisor,greedy,greedy,greedy --jobs 2 --out games.jsonl
+      elfenland selfplay -n 100 --seats router,greedy --json
+    """
+    kinds = _seats(seats)
+    try:
+        rules = GameRules(Rules.from_str(rule_text), home_towns=home, display_carries=not new_display)
+    except NotationError as error:
+        raise click.BadParameter(str(error), param_hint="--rules") from error
+    if out_path is not None and out_path.exists():
+        raise click.BadParameter(f"{out_path} exists; choose a new file (records are never written over)",
+                                 param_hint="--out")
+    jobs_list = jobs_for(games, kinds, seed=seed, rules=rules)
+    played: list[Game] = []
+    stopped = False
+    handle = out_path.open("x", encoding="utf-8") if out_path is not None else None
+    try:
+        with stop_on_ctrl_c() as stop, Progress(TextColumn("games"), BarColumn(), MofNCompleteColumn(),
+                                                TimeRemainingColumn(), console=err(), transient=True) as progress:
+            task = progress.add_task("games", total=len(jobs_list))
+            for game in selfplay(jobs_list, processes=jobs, stop=stop):
+                if stop.is_set():
+                    stopped = True
+                    break
+                played.append(game)
+                if handle is not None:
+                    handle.write(json.dumps(game.record, separators=(",", ":")) + "\n")
+                    handle.flush()
+                progress.advance(task)
+            stopped = stopped or stop.is_set()
+    finally:
+        if handle is not None:
+            handle.close()
+    document = summary(played, kinds)
+    document["rules"] = rules_dict(rules)
+    document["first_seed"] = seed
+    if as_json:
+        click.echo(json.dumps(document))
+    else:
+        _print_summary(document)
+    if out_path is not None:
+        err().print(Text(f"wrote {len(played)} game records to {out_path}"))
+    if stopped:
+        err().print(Text("stopped: the summary covers the games finished"))
+        sys.exit(EXIT_STOPPED)
+
+
+def _print_summary(document: dict[str, Any]) -> None:
+    table = Table(title=f"{document['games']} games, {document['seeds']} seeds")
+    for column in ("seat", "mean points", "win rate", f"- {document['reference']} (95 %)"):
+        table.add_column(column, justify="left" if column == "seat" else "right")
+    for row in document["seats"]:
+        diff = row["difference"]
+        if diff is None or diff["mean"] is None:
+            shown = "-"
+        elif diff["low"] is None:
+            shown = f"{diff['mean']:+.2f}"
+        else:
+            shown = f"{diff['mean']:+.2f} [{diff['low']:+.2f}, {diff['high']:+.2f}]"
+        mean = "-" if row["mean_points"] is None else f"{row['mean_points']:.2f}"
+        rate = "-" if row["win_rate"] is None else f"{row['win_rate']:.0%}"
+        table.add_row(Text(row["seat"]), mean, rate, shown)
+    out().print(table)
+
+
+@click.command("replay", context_settings=CONTEXT)
+@click.argument("games", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@json_option
+def replay(games: Path, as_json: bool) -> None:
+    """Re-apply every action of each game record in GAMES (JSON lines) through the engine: "legal, same result",
+    or the first illegal action and why (exit 2).
+
+    \b
+    Example:
+      elfenland replay games.jsonl
+    """
+    bad = 0
+    for number, line in enumerate(games.read_text(encoding="utf-8").splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError as error:
+            verdict: dict[str, Any] = {"game": number, "ok": False, "legal": False, "same": False,
+                                       "problem": {"kind": "bad-json", "field": "", "value": None,
+                                                   "message": f"line {number} is no JSON: {error}"}}
+        else:
+            result = replay_record(record) if isinstance(record, dict) else replay_record({})
+            verdict = {"game": number, "ok": result.ok, "legal": result.legal, "same": result.same,
+                       "actions": result.actions, "index": result.index,
+                       "problem": result.problem.as_dict() if result.problem else None}
+        bad += not verdict["ok"]
+        if as_json:
+            click.echo(json.dumps(verdict))
+        elif verdict["ok"]:
+            out().print(Text(f"game {number}: legal, same result ({verdict['actions']} actions)"))
+        else:
+            message = verdict["problem"]["message"] if verdict["problem"] else "different result"
+            what = "illegal" if not verdict["legal"] else "legal, different result"
+            out().print(Text(f"game {number}: {what}: {message}", style="red"))
+    if bad:
+        sys.exit(EXIT_INPUT)
