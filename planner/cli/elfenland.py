@@ -28,5 +28,6 @@ def cli() -> None:
 
 
 for command in (route.route, check.check, advise.place, advise.draw, advise.obstacle, teach.explain, teach.puzzle,
-                board.board, board.show, serve.serve, game.selfplay_command, game.replay):
+                board.board, board.show, serve.serve, game.selfplay_command, game.replay,
+                game.review):
     cli.add_command(command)

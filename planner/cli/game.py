@@ -22,7 +22,7 @@ from planner.elfenland.game.state import GameRules
 from planner.elfenland.rules import Rules
 from planner.errors import NotationError
 
-__all__ = ["replay", "selfplay_command"]
+__all__ = ["replay", "review", "selfplay_command"]
 
 
 def _seats(text: str) -> tuple[str, ...]:
@@ -158,3 +158,86 @@ def replay(games: Path, as_json: bool) -> None:
             out().print(Text(f"game {number}: {what}: {message}", style="red"))
     if bad:
         sys.exit(EXIT_INPUT)
+
+
+@click.command("review", context_settings=CONTEXT)
+@click.argument("games", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--game", "number", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Which game of the file (its line, counting from 1).")
+@click.option("--player", help="Whose decisions to review (a player's name; the first player by default).")
+@click.option("--svg", "svg_dir", type=click.Path(file_okay=False, path_type=Path),
+              help="Draw each round's board with the best and the travelled route into this folder "
+                   "(round-1.svg, ...; existing files are never written over).")
+@json_option
+def review(games: Path, number: int, player: str | None, svg_dir: Path | None, as_json: bool) -> None:
+    """Review one player's game: each draw and placement beside the advisor's choice and what it cost (by the joint
+    plan), the best route beside the travelled one per round (exact), every player's towns per round, a summary.
+
+    \b
+    Examples:
+      elfenland review games.jsonl
+      elfenland review games.jsonl --game 3 --player greedy#2 --svg review/
+    """
+    from planner.elfenland.game.review import RecordError, review_dict, review_game
+
+    lines = [line for line in games.read_text(encoding="utf-8").splitlines() if line.strip()]
+    if number > len(lines):
+        raise click.BadParameter(f"{games} holds {len(lines)} games, not {number}", param_hint="--game")
+    try:
+        record = json.loads(lines[number - 1])
+        if not isinstance(record, dict):
+            raise RecordError(f"game {number} of {games} is no game record")
+        result = review_game(record, player)
+    except json.JSONDecodeError as error:
+        err().print(Text(f"error: game {number} of {games} is no JSON: {error}", style="red"))
+        sys.exit(EXIT_INPUT)
+    except RecordError as error:
+        err().print(Text(f"error: {error}", style="red"))
+        sys.exit(EXIT_INPUT)
+    if svg_dir is not None:
+        _write_svgs(svg_dir, result)
+    if as_json:
+        click.echo(json.dumps(review_dict(result)))
+        return
+    console = out()
+    decisions = Table(title=f"{result.player}'s draws and placements")
+    for column in ("round", "phase", "played", "advisor", "cost (towns, cards)"):
+        decisions.add_column(column)
+    for d in result.decisions:
+        cost = "-" if d.cost is None else f"{d.cost[0]:+.2f}, {d.cost[1]:+.2f}"
+        decisions.add_row(str(d.round), d.phase, Text(d.played), Text(d.advised), cost)
+    console.print(decisions)
+    routes = Table(title=f"{result.player}'s routes")
+    for column in ("round", "travelled", "best", "cost (towns, cards)"):
+        routes.add_column(column)
+    for r in result.rounds:
+        best = f"{r.best} ({r.best.score} towns, {r.best.cards_spent} cards)" + ("" if r.proven else " unproven")
+        routes.add_row(str(r.round), Text(f"{r.travelled} ({r.travelled.score} towns, {r.travelled.cards_spent} "
+                                          "cards)"), Text(best), f"{r.cost[0]:+d}, {r.cost[1]:+d}")
+    console.print(routes)
+    chart = Table(title="towns per round")
+    chart.add_column("player")
+    rounds = max((len(v) for v in result.towns.values()), default=0)
+    for k in range(rounds):
+        chart.add_column(f"r{k + 1}", justify="right")
+    chart.add_column("")
+    for name, counts in result.towns.items():
+        chart.add_row(Text(name), *(str(c) for c in counts), "█" * (counts[-1] if counts else 0))
+    console.print(chart)
+    console.print(Text(result.summary))
+
+
+def _write_svgs(folder: Path, result: Any) -> None:
+    from planner.elfenland.svg import render_svg
+
+    folder.mkdir(parents=True, exist_ok=True)
+    for r in result.rounds:
+        path = folder / f"round-{r.round}.svg"
+        if path.exists():
+            err().print(Text(f"error: {path} exists; choose a new folder (files are never written over)",
+                             style="red"))
+            sys.exit(EXIT_INPUT)
+        plans = [r.best] if r.best.steps == r.travelled.steps else [r.best, r.travelled]
+        path.write_text(render_svg(r.position, plans, title=f"{result.player}, round {r.round}: best (solid), "
+                                   "travelled (dashed)"), encoding="utf-8")
+        err().print(Text(f"drew {path}"))

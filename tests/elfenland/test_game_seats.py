@@ -115,3 +115,20 @@ def test_an_advisor_game_is_legal_to_the_end() -> None:
     assert states[-1].over
     for before, action in zip(states, actions, strict=False):
         assert check(before, action) is None
+
+
+def test_the_advisor_places_where_the_advice_would_pass_with_counters_its_plan_needs() -> None:
+    # From a real game: the placement advice passes (its pass keeps the counter for later), but planning ended
+    # when the others passed too, and the advisor's plan was left without its road to Feodor.
+    from planner.common.limits import Limit
+    from planner.elfenland.advice.placing import place_now
+    from planner.elfenland.game.seats import ADVICE_NODES, advised_placement
+
+    position = Position.from_str(
+        "D@ALB-DAG:d,P@BEA-ELV:p,E@BEA-STR:p,C@DAG-MAH:m,T@JXA-VIR:p,D@STR-VIR:m ELV PECDDDRR - 1 "
+        "supply=DD,display=PEUUU,players=4,opponent=router%232:ELV:-:T:1,opponent=greedy%233:ELV:-:ED:1,"
+        "opponent=greedy%234:ELV:-:TD:1")
+    advice = place_now(position, solver="search", limit=Limit(nodes=ADVICE_NODES))
+    assert advice.now.placement is None and advice.joint.plan.placements
+    tile = advised_placement(position)
+    assert tile is not None and tile in advice.joint.plan.placements

@@ -39,7 +39,7 @@ from planner.elfenland.rules import Rules
 from planner.errors import NotationError
 
 __all__ = ["SCHEMA", "Replay", "action_text", "build_record", "parse_action", "replay", "rules_dict",
-           "rules_from"]
+           "rules_from", "walk"]
 
 SCHEMA = "elfenland-game/1"
 
@@ -182,8 +182,9 @@ def _difference(given: Any, rebuilt: Any, where: str = "") -> str | None:
     return None
 
 
-def replay(record: dict[str, Any]) -> Replay:
-    """Apply every action of ``record`` through the engine from its seed (see the module docstring)."""
+def walk(record: dict[str, Any]) -> tuple[list[GameState], list[Action], Replay]:
+    """Apply every action of ``record`` through the engine from its seed: the states (``states[i]`` before
+    ``actions[i]``), the actions, and the verdict (see the module docstring)."""
     try:
         if record.get("schema") != SCHEMA:
             raise NotationError(f"not a game record: schema {record.get('schema')!r}, not {SCHEMA!r}",
@@ -194,28 +195,38 @@ def replay(record: dict[str, Any]) -> Replay:
         state = new_game(int(record["seed"]), names, rules_from(record.get("rules", {})))
         entries = [a for r in record["rounds"] for a in r["actions"]]
     except (KeyError, TypeError, ValueError) as error:
-        return Replay(False, False, None, Problem("bad-record", "", None, f"not a readable game record: {error}"))
-    states, actions = [state], []
+        return [], [], Replay(False, False, None, Problem("bad-record", "", None,
+                                                          f"not a readable game record: {error}"))
+    states: list[GameState] = [state]
+    actions: list[Action] = []
+
+    def failed(index: int, problem: Problem) -> tuple[list[GameState], list[Action], Replay]:
+        return states, actions, Replay(False, False, index, problem, index)
+
     for index, entry in enumerate(entries):
         here = f"action {index + 1} ({entry.get('player')}, {entry.get('phase')}, {entry.get('action')!r})"
         expected = state.players[state.turn].name if not state.over else None
         if entry.get("player") != expected or entry.get("phase") != str(state.phase):
-            return Replay(False, False, index, Problem(
-                "out-of-turn", "player", str(entry.get("player")),
-                f"{here}: it is {expected}'s turn in the {state.phase} phase"), index)
+            return failed(index, Problem("out-of-turn", "player", str(entry.get("player")),
+                                         f"{here}: it is {expected}'s turn in the {state.phase} phase"))
         try:
             action = parse_action(state, str(entry.get("action", "")))
         except NotationError as error:
-            return Replay(False, False, index, Problem(error.kind, "action", error.value, f"{here}: {error}"), index)
+            return failed(index, Problem(error.kind, "action", error.value, f"{here}: {error}"))
         after = apply(state, action)
         if isinstance(after, Problem):
-            return Replay(False, False, index, Problem(after.kind, after.field, after.value,
-                                                       f"{here}: {after.message}"), index)
+            return failed(index, Problem(after.kind, after.field, after.value, f"{here}: {after.message}"))
         state = after
         states.append(state)
         actions.append(action)
     rebuilt = build_record(states, actions, seats)
     difference = _difference(record, rebuilt)
     if difference is not None:
-        return Replay(True, False, None, Problem("different-result", "", None, difference), len(actions))
-    return Replay(True, True, None, None, len(actions))
+        return states, actions, Replay(True, False, None, Problem("different-result", "", None, difference),
+                                       len(actions))
+    return states, actions, Replay(True, True, None, None, len(actions))
+
+
+def replay(record: dict[str, Any]) -> Replay:
+    """Apply every action of ``record`` through the engine from its seed (see the module docstring)."""
+    return walk(record)[2]

@@ -8,9 +8,11 @@
   link) to the nearest uncollected town, then on from there to the next, ``WAY_TOWNS`` towns in all;
 - ``router``: greedy drawing and placing, but it travels the proven best route (:func:`~planner.elfenland.solvers.
   solve`) and keeps cards, end town and counter by the keep advice (:mod:`~planner.elfenland.advice.keeping`);
-- ``advisor``: every decision by the project's advice: the draw (:mod:`~planner.elfenland.advice.drawing`), the
-  placement to make now (:mod:`~planner.elfenland.advice.placing`), the obstacle
-  (:mod:`~planner.elfenland.advice.obstacle`), the route and the keep as the router.
+- ``advisor``: every decision by the project's advice (one exception below): the draw
+  (:mod:`~planner.elfenland.advice.drawing`), the placement to make now (:mod:`~planner.elfenland.advice.placing`),
+  the obstacle (:mod:`~planner.elfenland.advice.obstacle`), the route and the keep as the router. The exception:
+  where the placement advice says pass while its joint plan still places a counter, the advisor places (the advice
+  takes a pass for waiting, but planning ends once everybody passes in a row, and then the plan's roads stay empty).
 
 Every solve of the router and the advisor runs the pure-Python search under a node limit (``ROUTE_NODES``,
 ``ADVICE_NODES``), so a seat's choices are the same on any machine and bounded in time; an unproven route is still
@@ -44,7 +46,7 @@ from planner.elfenland.game.state import (
 )
 from planner.elfenland.keep import cheapest_cards, keep_cards
 from planner.elfenland.plan import Pay, Step
-from planner.elfenland.position import Hand, Position
+from planner.elfenland.position import Hand, Position, Tile
 from planner.elfenland.rules import COSTS, COUNTER_TRANSPORTS, KEEP_LIMIT, TRANSPORTS, Transport, counter_cost
 
 __all__ = ["ADVICE_NODES", "ROUTE_NODES", "SEATS", "Seat", "make_seat"]
@@ -340,12 +342,9 @@ class AdvisorSeat(RouterSeat):
         return Draw(seen.display.index(counter))
 
     def place(self, seen: View) -> Action:
-        from planner.elfenland.advice.placing import place_now
-
         position = position_of(seen, advice=True)
         if len(seen.counters):
-            advice = place_now(position, solver="search", limit=Limit(nodes=ADVICE_NODES))
-            tile = advice.now.placement
+            tile = advised_placement(position)
             if tile is not None and tile.transport is not None:
                 return Place(tile.transport, tile.road)
         if seen.own.obstacle and any(t.transport is not None and not t.obstacle for t in seen.tiles):
@@ -364,6 +363,24 @@ class AdvisorSeat(RouterSeat):
         if advice.hold or advice.effect is None:
             return Pass()
         return PlaceObstacle(advice.effect.road)
+
+
+def advised_placement(position: Position) -> Tile | None:
+    """The counter to place now by the placement advice (node-limited), or None to pass.
+
+    Where the advice passes while its joint plan still places a counter, its best placement instead: the advice
+    reads a pass as waiting for a later turn, but planning ends as soon as everybody passes in a row, and a plan
+    whose counters never reach the board collects nothing.
+    """
+    from planner.elfenland.advice.placing import place_now
+
+    advice = place_now(position, solver="search", limit=Limit(nodes=ADVICE_NODES))
+    tile = advice.now.placement
+    if tile is None and advice.joint.plan.placements:
+        placed = [c for c in advice.candidates if c.placement is not None]
+        best = max(placed, key=lambda c: (not c.refuted, c.worst), default=None)
+        tile = best.placement if best is not None else advice.joint.plan.placements[0]
+    return tile
 
 
 SEATS: dict[str, Callable[[str], Seat]] = {
