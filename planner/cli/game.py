@@ -165,11 +165,15 @@ def replay(games: Path, as_json: bool) -> None:
 @click.option("--game", "number", type=click.IntRange(min=1), default=1, show_default=True,
               help="Which game of the file (its line, counting from 1).")
 @click.option("--player", help="Whose decisions to review (a player's name; the first player by default).")
+@click.option("--nodes", type=click.IntRange(min=1), default=None,
+              help="Search nodes of each joint solve of the draw and placement advice (default: the advisor's).")
+@click.option("--routes-only", is_flag=True, help="Review the routes alone (quick): no draw or placement advice.")
 @click.option("--svg", "svg_dir", type=click.Path(file_okay=False, path_type=Path),
               help="Draw each round's board with the best and the travelled route into this folder "
                    "(round-1.svg, ...; existing files are never written over).")
 @json_option
-def review(games: Path, number: int, player: str | None, svg_dir: Path | None, as_json: bool) -> None:
+def review(games: Path, number: int, player: str | None, nodes: int | None, routes_only: bool,
+           svg_dir: Path | None, as_json: bool) -> None:
     """Review one player's game: each draw and placement beside the advisor's choice and what it cost (by the joint
     plan), the best route beside the travelled one per round (exact), every player's towns per round, a summary.
 
@@ -181,13 +185,18 @@ def review(games: Path, number: int, player: str | None, svg_dir: Path | None, a
     from planner.elfenland.game.review import RecordError, review_dict, review_game
 
     lines = [line for line in games.read_text(encoding="utf-8").splitlines() if line.strip()]
+    taken = sorted(svg_dir.glob("round-*.svg")) if svg_dir is not None and svg_dir.is_dir() else []
+    if taken:
+        raise click.BadParameter(f"{taken[0]} exists; choose a new folder (files are never written over)",
+                                 param_hint="--svg")
     if number > len(lines):
         raise click.BadParameter(f"{games} holds {len(lines)} games, not {number}", param_hint="--game")
     try:
         record = json.loads(lines[number - 1])
         if not isinstance(record, dict):
             raise RecordError(f"game {number} of {games} is no game record")
-        result = review_game(record, player)
+        result = review_game(record, player, decisions=not routes_only,
+                             **({} if nodes is None else {"nodes": nodes}))
     except json.JSONDecodeError as error:
         err().print(Text(f"error: game {number} of {games} is no JSON: {error}", style="red"))
         sys.exit(EXIT_INPUT)

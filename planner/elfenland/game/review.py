@@ -103,8 +103,9 @@ def _record_player(record: dict[str, Any], player: str | None) -> str:
 
 
 def review_game(record: dict[str, Any], player: str | None = None, *, nodes: int = ADVICE_NODES,
-                route_nodes: int = ROUTE_NODES) -> GameReview:
-    """Review ``player``'s game (the first player by default; see the module docstring).
+                route_nodes: int = ROUTE_NODES, decisions: bool = True) -> GameReview:
+    """Review ``player``'s game (the first player by default; see the module docstring); without ``decisions``,
+    only the routes (the draw and placement advice is most of a review's time: tens of solves a decision).
 
     Raises:
         RecordError: the record does not replay legally, or names no such player.
@@ -115,7 +116,7 @@ def review_game(record: dict[str, Any], player: str | None = None, *, nodes: int
     name = _record_player(record, player)
     seat = next(i for i, p in enumerate(states[0].players) if p.name == name)
     limit = Limit(nodes=nodes)
-    decisions: list[Decision] = []
+    weighed: list[Decision] = []
     rounds: list[RoundReview] = []
     towns: dict[str, list[int]] = {p.name: [] for p in states[0].players}
     for index, (before, action) in enumerate(zip(states, actions, strict=False)):
@@ -125,14 +126,14 @@ def review_game(record: dict[str, Any], player: str | None = None, *, nodes: int
                 towns[p.name].append(len(p.visited - {CAPITAL}))
         if before.turn != seat:
             continue
-        if before.phase is Phase.DRAW and isinstance(action, Draw):
-            decisions.append(_draw_decision(before, seat, action, limit))
-        elif before.phase is Phase.PLAN and len(set(_options(before, seat))) > 1:
-            decisions.append(_plan_decision(before, seat, action, limit))
+        if decisions and before.phase is Phase.DRAW and isinstance(action, Draw):
+            weighed.append(_draw_decision(before, seat, action, limit))
+        elif decisions and before.phase is Phase.PLAN and len(set(_options(before, seat))) > 1:
+            weighed.append(_plan_decision(before, seat, action, limit))
         elif isinstance(action, Travel):
             rounds.append(_round_review(before, seat, action, Limit(nodes=route_nodes)))
     points = {s["name"]: int(s["points"]) for s in record.get("scores", [])}
-    return GameReview(name, tuple(decisions), tuple(rounds), towns, points, tuple(record.get("winners", [])))
+    return GameReview(name, tuple(weighed), tuple(rounds), towns, points, tuple(record.get("winners", [])))
 
 
 def _options(state: GameState, seat: int) -> list[Action]:
