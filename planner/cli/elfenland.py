@@ -29,5 +29,5 @@ def cli() -> None:
 
 for command in (route.route, check.check, advise.place, advise.draw, advise.obstacle, teach.explain, teach.puzzle,
                 board.board, board.show, serve.serve, game.selfplay_command, game.replay,
-                game.review):
+                game.review, game.play):
     cli.add_command(command)

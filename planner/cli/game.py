@@ -22,7 +22,7 @@ from planner.elfenland.game.state import GameRules
 from planner.elfenland.rules import Rules
 from planner.errors import NotationError
 
-__all__ = ["replay", "review", "selfplay_command"]
+__all__ = ["play", "replay", "review", "selfplay_command"]
 
 
 def _seats(text: str) -> tuple[str, ...]:
@@ -250,3 +250,107 @@ def _write_svgs(folder: Path, result: Any) -> None:
         path.write_text(render_svg(r.position, plans, title=f"{result.player}, round {r.round}: best (solid), "
                                    "travelled (dashed)"), encoding="utf-8")
         err().print(Text(f"drew {path}"))
+
+
+HUMAN = "me"
+
+
+@click.command("play", context_settings=CONTEXT)
+@click.option("--seats", default="me,advisor,greedy", show_default=True,
+              help=f"Seats in table order: 'me' once, and bots ({', '.join(SEATS)}).")
+@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True)
+@click.option("--out", "out_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Where to save the record (default elfenland-game-SEED.jsonl here; never written over).")
+def play(seats: str, seed: int, out_path: Path | None) -> None:
+    """A practice game in the terminal against bots. Type your decisions in the project's notations: a face-up
+    index or 'blind'; 'D@LAP-VIR:p', 'X@LAP-VIR:p' or 'pass'; route steps ('LAP/P VIR/E', '-' to stay); the cards
+    to discard; the counter to keep or '-'. 'hint' shows the advisor's choice. The record is saved at the end;
+    Ctrl-C saves it and exits 130.
+
+    \b
+    Example:
+      elfenland play --seats me,advisor,greedy --seed 7
+    """
+    from planner.elfenland.game.engine import apply, new_game, view
+    from planner.elfenland.game.record import build_record, parse_action
+    from planner.elfenland.game.seats import make_seat
+    from planner.elfenland.game.state import Action, GameState
+
+    kinds = tuple(s.strip().lower() for s in seats.split(","))
+    if kinds.count(HUMAN) != 1 or any(k not in SEATS for k in kinds if k != HUMAN) or not 2 <= len(kinds) <= 6:
+        raise click.BadParameter(f"name 'me' once and 1 to 5 bots of {', '.join(SEATS)}", param_hint="--seats")
+    path = out_path or Path(f"elfenland-game-{seed}.jsonl")
+    if path.exists():
+        raise click.BadParameter(f"{path} exists; choose a new file with --out (records are never written over)",
+                                 param_hint="--out")
+    me = kinds.index(HUMAN)
+    names = [HUMAN if k == HUMAN else f"{k}#{i + 1}" for i, k in enumerate(kinds)]
+    bots = {i: make_seat(k, f"{seed}/{names[i]}") for i, k in enumerate(kinds) if k != HUMAN}
+    state = new_game(seed, names)
+    states: list[GameState] = [state]
+    actions: list[Action] = []
+    console = out()
+    stopped = False
+    try:
+        while not state.over:
+            if state.turn != me:
+                action = bots[state.turn].choose(view(state, state.turn))
+                console.print(Text(f"{names[state.turn]} ({state.phase}): {action}"))
+            else:
+                action = _ask(state, me, parse_action, console)
+            after = apply(state, action)
+            if not isinstance(after, GameState):
+                console.print(Text(f"illegal: {after.message}", style="red"))
+                continue
+            state = after
+            states.append(state)
+            actions.append(action)
+    except (KeyboardInterrupt, EOFError, click.Abort):
+        stopped = True
+    with path.open("x", encoding="utf-8") as handle:
+        handle.write(json.dumps(build_record(states, actions, kinds), separators=(",", ":")) + "\n")
+    if state.over:
+        from planner.elfenland.game.engine import scores
+
+        found, winners = scores(state)
+        for s in found:
+            console.print(Text(f"{s.name}: {s.points} points ({s.towns} towns, {s.cards} cards)"))
+        console.print(Text("winner: " + ", ".join(names[i] for i in winners)))
+    err().print(Text(f"saved the record to {path}"))
+    if stopped:
+        sys.exit(EXIT_STOPPED)
+
+
+def _ask(state: Any, me: int, parse_action: Any, console: Any) -> Any:
+    """My action, typed; ``hint`` asks the advisor, an unreadable text is explained and asked again."""
+    from planner.elfenland.game.engine import check, view
+    from planner.elfenland.game.seats import make_seat
+
+    seen = view(state, me)
+    _show(seen, console)
+    while True:
+        text = click.prompt(f"your {state.phase}", prompt_suffix="> ", err=True).strip()
+        if text.lower() == "hint":
+            console.print(Text(f"advisor: {make_seat('advisor', 'hint').choose(seen)}"))
+            continue
+        try:
+            action = parse_action(state, text)
+        except NotationError as error:
+            console.print(Text(f"not understood: {error}", style="red"))
+            continue
+        problem = check(state, action)
+        if problem is None:
+            return action
+        console.print(Text(f"illegal: {problem.message}", style="red"))
+
+
+def _show(seen: Any, console: Any) -> None:
+    """The public table and my side of it."""
+    console.print(Text(f"round {seen.round}, {seen.phase}: board {','.join(str(t) for t in seen.tiles) or '-'}"))
+    console.print(Text("display: " + " ".join(f"{i}:{t.letter}" for i, t in enumerate(seen.display))
+                       + f"  (stack {seen.stack})"))
+    for p in seen.players:
+        console.print(Text(f"  {p.name}: in {p.town}, {len(p.visited) - 1} towns, counters {p.open or '-'} "
+                           f"+{p.secret} face down, {p.cards} cards{', obstacle' if p.obstacle else ''}"))
+    console.print(Text(f"your hand {seen.hand or '-'}, face-down {seen.secret or '-'}"
+                       + (f", home {seen.home}" if seen.home else "")))
