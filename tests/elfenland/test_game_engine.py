@@ -207,6 +207,13 @@ def test_the_home_town_costs_its_distance_after_the_last_round() -> None:
     assert [(s.towns, s.penalty, s.points) for s in found] == [(1, 1, 0), (0, 1, -1)]
 
 
+def test_a_home_town_costs_nothing_with_the_variant_off() -> None:
+    state = planning(phase=Phase.OVER, round=4, rules=GameRules(Rules(home_variant=False), home_towns=True))
+    a, b = state.players
+    state = replace(state, players=(replace(a, town="LAP", home="VIR"), replace(b, home="BEA")))
+    assert [(s.penalty, s.home_distance) for s in scores(state)[0]] == [(0, None), (0, None)]
+
+
 # -- invariants of random legal play --------------------------------------------------------------------------------
 def invariants(state: GameState) -> None:
     cards = state.discards + Hand.of(state.deck)

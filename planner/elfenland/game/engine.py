@@ -429,7 +429,7 @@ class Score:
     cards: int
     """Cards in hand at the end (the tie-break)."""
     home_distance: int | None
-    """Links from the boot to the home town (the variant's tie-break), when a home town is dealt."""
+    """Links from the boot to the home town (the variant's tie-break), when the home-town variant counts."""
     everything: bool
     """Whether the player collected all twenty towns (a win, whatever the points)."""
 
@@ -452,8 +452,9 @@ def scores(state: GameState) -> tuple[tuple[Score, ...], tuple[int, ...]]:
     roads_only = rules.rules.home_distance is HomeDistance.ROADS
     found = []
     for p in state.players:
-        distance = board.distance(p.town, p.home, roads_only=roads_only) if p.home is not None else None
-        penalty = distance if distance is not None and last and rules.rules.home_variant else 0
+        counts = p.home is not None and rules.rules.home_variant
+        distance = board.distance(p.town, p.home, roads_only=roads_only) if counts and p.home else None
+        penalty = distance if distance is not None and last else 0
         towns = len(_towns(p))
         found.append(Score(p.name, towns, penalty or 0, len(p.hand), distance, towns >= TOWNS))
     best = max(s.rank_key for s in found)
