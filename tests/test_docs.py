@@ -119,34 +119,42 @@ def test_here_strings_are_read_as_bash_reads_them(word: str, fed: str) -> None:
                               check=True).stdout == fed
 
 
-def console_lines() -> list[tuple[str, str]]:
-    """Every ``$ elfenland`` and ``$ expedition`` line of the README and the docs, as (page, line)."""
+def console_blocks() -> list[tuple[str, list[str]]]:
+    """Every ``console`` block of the README and the docs holding ``$ elfenland`` or ``$ expedition`` lines, as
+    (page, its command lines in order): a reader pastes a block whole, so a line may use what one before it wrote."""
     found = []
+    prompts = tuple(f"$ {game} " for game in COMMANDS)
     for page in PAGES:
         for block in blocks("console", page):
-            for line in block.splitlines():
-                if line.startswith(tuple(f"$ {game} " for game in COMMANDS)):
-                    found.append((page.name, line[2:]))
+            lines = [line[2:] for line in block.splitlines() if line.startswith(prompts)]
+            if lines:
+                found.append((page.name, lines))
     return found
+
+
+def console_lines() -> list[tuple[str, str]]:
+    """Every ``$ elfenland`` and ``$ expedition`` line of the README and the docs, as (page, line)."""
+    return [(page, line) for page, lines in console_blocks() for line in lines]
 
 
 def test_every_page_with_commands_has_them_run() -> None:
     assert {page for page, _ in console_lines()} >= {"README.md", "cli.md", "learning.md", "expedition.md"}
 
 
-@pytest.mark.parametrize(("page", "line"), console_lines(), ids=[f"{page}: {line}" for page, line in console_lines()])
-def test_console_examples_run(page: str, line: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    command, _, here = line.partition(" <<< ")  # a here-string feeds standard input, as bash would
-    stdin = here_string(here) if here else None
+@pytest.mark.parametrize(("page", "lines"), console_blocks(),
+                         ids=[f"{page}: {lines[0]}" for page, lines in console_blocks()])
+def test_console_examples_run(page: str, lines: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # In a folder of its own, beside the bundled scenarios: a picture or an export lands there, not in the repository.
     (tmp_path / "scenarios").symlink_to(ROOT / "scenarios")
     monkeypatch.chdir(tmp_path)
     # The trainer keeps its score in the user's data directory: a test must not write there.
     env = {"NO_COLOR": "1", "ELFENLAND_DATA_DIR": str(tmp_path / "data")}
-    game, *args = shlex.split(command, comments=True)
-    result = CliRunner().invoke(COMMANDS[game], args, input=stdin, env=env)
-    assert result.exit_code == 0, result.output
-
+    for line in lines:  # in order, in one folder, as a reader pastes the block
+        command, _, here = line.partition(" <<< ")  # a here-string feeds standard input, as bash would
+        stdin = here_string(here) if here else None
+        game, *args = shlex.split(command, comments=True)
+        result = CliRunner().invoke(COMMANDS[game], args, input=stdin, env=env)
+        assert result.exit_code == 0, f"{page}: $ {line}\n{result.output}"
 
 
 def test_the_trainer_example_answers_each_line_it_is_fed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

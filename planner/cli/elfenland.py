@@ -20,7 +20,8 @@ __all__ = ["cli"]
 COMMANDS = {
     "route": "route:route", "check": "check:check", "place": "advise:place", "draw": "advise:draw",
     "obstacle": "advise:obstacle", "explain": "teach:explain", "puzzle": "teach:puzzle", "board": "board:board",
-    "show": "board:show", "serve": "serve:serve",
+    "show": "board:show", "serve": "serve:serve", "selfplay": "game:selfplay_command", "replay": "game:replay",
+    "review": "game:review", "play": "game:play",
 }
 """Each command and where it lives: ``module:name`` in :mod:`planner.cli`."""
 

@@ -1,0 +1,356 @@
+"""``elfenland selfplay`` and ``elfenland replay``: whole games between bots, their records, and the records'
+replay through the engine."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.table import Table
+from rich.text import Text
+
+from planner.cli.conventions import CONTEXT, EXIT_INPUT, EXIT_STOPPED, err, json_option, out, stop_on_ctrl_c
+from planner.elfenland.game.record import replay as replay_record
+from planner.elfenland.game.record import rules_dict
+from planner.elfenland.game.seats import SEATS
+from planner.elfenland.game.selfplay import Game, jobs_for, selfplay, summary
+from planner.elfenland.game.state import GameRules
+from planner.elfenland.rules import Rules
+from planner.errors import NotationError
+
+__all__ = ["play", "replay", "review", "selfplay_command"]
+
+
+def _seats(text: str) -> tuple[str, ...]:
+    seats = tuple(s.strip().lower() for s in text.split(",") if s.strip())
+    unknown = [s for s in seats if s not in SEATS]
+    if unknown:
+        raise click.BadParameter(f"unknown seat {', '.join(map(repr, unknown))}; choose from {', '.join(SEATS)}",
+                                 param_hint="--seats")
+    if not 2 <= len(seats) <= 6:
+        raise click.BadParameter(f"a game has 2 to 6 seats, not {len(seats)}", param_hint="--seats")
+    return seats
+
+
+@click.command("selfplay", context_settings=CONTEXT)
+@click.option("-n", "--games", "games", type=click.IntRange(min=1), default=10, show_default=True,
+              help="Seeds to play; each is played in every rotation of the seats.")
+@click.option("--seats", default="advisor,greedy,greedy,greedy", show_default=True,
+              help=f"Seat kinds in table order, comma-separated ({', '.join(SEATS)}).")
+@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True, help="The first seed.")
+@click.option("--jobs", "-j", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Processes (the same records for any number).")
+@click.option("--out", "out_path", type=click.Path(dir_okay=False, path_type=Path),
+              help="Write every game record here (JSON lines); the file must not exist yet.")
+@click.option("--rules", "rule_text", default="", help="Rule options, e.g. 'rounds=3,caravan=scaled'.")
+@click.option("--home", is_flag=True, help="Play the home-town variant (a secret home-town card each).")
+@click.option("--new-display", is_flag=True, help="Turn up five new face-up counters each round.")
+@json_option
+def selfplay_command(games: int, seats: str, seed: int, jobs: int, out_path: Path | None, rule_text: str,
+                     home: bool, new_display: bool, as_json: bool) -> None:
+    """Seeded games between bots, each seed in every rotation of the seats: mean points, win rates, and each seat's
+    paired difference to the first non-advisor seat with a 95 % interval.
+
+    \b
+    Examples:
+      elfenland selfplay -n 20 --seats advisor,greedy,greedy,greedy --jobs 2 --out games.jsonl
+      elfenland selfplay -n 100 --seats router,greedy --json
+    """
+    kinds = _seats(seats)
+    try:
+        rules = GameRules(Rules.from_str(rule_text), home_towns=home, display_carries=not new_display)
+    except NotationError as error:
+        raise click.BadParameter(str(error), param_hint="--rules") from error
+    if out_path is not None and out_path.exists():
+        raise click.BadParameter(f"{out_path} exists; choose a new file (records are never written over)",
+                                 param_hint="--out")
+    jobs_list = jobs_for(games, kinds, seed=seed, rules=rules)
+    played: list[Game] = []
+    stopped = False
+    handle = out_path.open("x", encoding="utf-8") if out_path is not None else None
+    try:
+        with stop_on_ctrl_c() as stop, Progress(TextColumn("games"), BarColumn(), MofNCompleteColumn(),
+                                                TimeRemainingColumn(), console=err(), transient=True) as progress:
+            task = progress.add_task("games", total=len(jobs_list))
+            for game in selfplay(jobs_list, processes=jobs, stop=stop):
+                if stop.is_set():
+                    stopped = True
+                    break
+                played.append(game)
+                if handle is not None:
+                    handle.write(json.dumps(game.record, separators=(",", ":")) + "\n")
+                    handle.flush()
+                progress.advance(task)
+            stopped = stopped or stop.is_set()
+    finally:
+        if handle is not None:
+            handle.close()
+    document = summary(played, kinds)
+    document["rules"] = rules_dict(rules)
+    document["first_seed"] = seed
+    if as_json:
+        click.echo(json.dumps(document))
+    else:
+        _print_summary(document)
+    if out_path is not None:
+        err().print(Text(f"wrote {len(played)} game records to {out_path}"))
+    if stopped:
+        err().print(Text("stopped: the summary covers the games finished"))
+        sys.exit(EXIT_STOPPED)
+
+
+def _print_summary(document: dict[str, Any]) -> None:
+    table = Table(title=f"{document['games']} games, {document['seeds']} seeds")
+    for column in ("seat", "mean points", "win rate", f"- {document['reference']} (95 %)"):
+        table.add_column(column, justify="left" if column == "seat" else "right")
+    for row in document["seats"]:
+        diff = row["difference"]
+        if diff is None or diff["mean"] is None:
+            shown = "-"
+        elif diff["low"] is None:
+            shown = f"{diff['mean']:+.2f}"
+        else:
+            shown = f"{diff['mean']:+.2f} [{diff['low']:+.2f}, {diff['high']:+.2f}]"
+        mean = "-" if row["mean_points"] is None else f"{row['mean_points']:.2f}"
+        rate = "-" if row["win_rate"] is None else f"{row['win_rate']:.0%}"
+        table.add_row(Text(row["seat"]), mean, rate, shown)
+    out().print(table)
+
+
+@click.command("replay", context_settings=CONTEXT)
+@click.argument("games", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@json_option
+def replay(games: Path, as_json: bool) -> None:
+    """Re-apply every action of each game record in GAMES (JSON lines) through the engine: "legal, same result",
+    or the first illegal action and why (exit 2).
+
+    \b
+    Example:
+      elfenland replay games.jsonl
+    """
+    bad = 0
+    for number, line in enumerate(games.read_text(encoding="utf-8").splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError as error:
+            verdict: dict[str, Any] = {"game": number, "ok": False, "legal": False, "same": False,
+                                       "problem": {"kind": "bad-json", "field": "", "value": None,
+                                                   "message": f"line {number} is no JSON: {error}"}}
+        else:
+            result = replay_record(record) if isinstance(record, dict) else replay_record({})
+            verdict = {"game": number, "ok": result.ok, "legal": result.legal, "same": result.same,
+                       "actions": result.actions, "index": result.index,
+                       "problem": result.problem.as_dict() if result.problem else None}
+        bad += not verdict["ok"]
+        if as_json:
+            click.echo(json.dumps(verdict))
+        elif verdict["ok"]:
+            out().print(Text(f"game {number}: legal, same result ({verdict['actions']} actions)"))
+        else:
+            message = verdict["problem"]["message"] if verdict["problem"] else "different result"
+            what = "illegal" if not verdict["legal"] else "legal, different result"
+            out().print(Text(f"game {number}: {what}: {message}", style="red"))
+    if bad:
+        sys.exit(EXIT_INPUT)
+
+
+@click.command("review", context_settings=CONTEXT)
+@click.argument("games", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--game", "number", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Which game of the file (its line, counting from 1).")
+@click.option("--player", help="Whose decisions to review (a player's name; the first player by default).")
+@click.option("--nodes", type=click.IntRange(min=1), default=None,
+              help="Search nodes of each joint solve of the draw and placement advice (default: the advisor's).")
+@click.option("--routes-only", is_flag=True, help="Review the routes alone (quick): no draw or placement advice.")
+@click.option("--svg", "svg_dir", type=click.Path(file_okay=False, path_type=Path),
+              help="Draw each round's board with the best and the travelled route into this folder "
+                   "(round-1.svg, ...; existing files are never written over).")
+@json_option
+def review(games: Path, number: int, player: str | None, nodes: int | None, routes_only: bool,
+           svg_dir: Path | None, as_json: bool) -> None:
+    """Review one player's game: each draw and placement beside the advisor's choice and what it cost (by the joint
+    plan), the best route beside the travelled one per round (exact), every player's towns per round, a summary.
+
+    \b
+    Examples:
+      elfenland review games.jsonl
+      elfenland review games.jsonl --game 3 --player greedy#2 --svg review/
+    """
+    from planner.elfenland.game.review import RecordError, review_dict, review_game
+
+    lines = [line for line in games.read_text(encoding="utf-8").splitlines() if line.strip()]
+    taken = sorted(svg_dir.glob("round-*.svg")) if svg_dir is not None and svg_dir.is_dir() else []
+    if taken:
+        raise click.BadParameter(f"{taken[0]} exists; choose a new folder (files are never written over)",
+                                 param_hint="--svg")
+    if number > len(lines):
+        raise click.BadParameter(f"{games} holds {len(lines)} games, not {number}", param_hint="--game")
+    try:
+        record = json.loads(lines[number - 1])
+        if not isinstance(record, dict):
+            raise RecordError(f"game {number} of {games} is no game record")
+        result = review_game(record, player, decisions=not routes_only,
+                             **({} if nodes is None else {"nodes": nodes}))
+    except json.JSONDecodeError as error:
+        err().print(Text(f"error: game {number} of {games} is no JSON: {error}", style="red"))
+        sys.exit(EXIT_INPUT)
+    except RecordError as error:
+        err().print(Text(f"error: {error}", style="red"))
+        sys.exit(EXIT_INPUT)
+    if svg_dir is not None:
+        _write_svgs(svg_dir, result)
+    if as_json:
+        click.echo(json.dumps(review_dict(result)))
+        return
+    console = out()
+    decisions = Table(title=f"{result.player}'s draws and placements")
+    for column in ("round", "phase", "played", "advisor", "cost (towns, cards)"):
+        decisions.add_column(column)
+    for d in result.decisions:
+        cost = "-" if d.cost is None else f"{d.cost[0]:+.2f}, {d.cost[1]:+.2f}"
+        decisions.add_row(str(d.round), d.phase, Text(d.played), Text(d.advised), cost)
+    console.print(decisions)
+    routes = Table(title=f"{result.player}'s routes")
+    for column in ("round", "travelled", "best", "cost (towns, cards)"):
+        routes.add_column(column)
+    for r in result.rounds:
+        best = f"{r.best} ({r.best.score} towns, {r.best.cards_spent} cards)" + ("" if r.proven else " unproven")
+        routes.add_row(str(r.round), Text(f"{r.travelled} ({r.travelled.score} towns, {r.travelled.cards_spent} "
+                                          "cards)"), Text(best), f"{r.cost[0]:+d}, {r.cost[1]:+d}")
+    console.print(routes)
+    chart = Table(title="towns per round")
+    chart.add_column("player")
+    rounds = max((len(v) for v in result.towns.values()), default=0)
+    for k in range(rounds):
+        chart.add_column(f"r{k + 1}", justify="right")
+    chart.add_column("")
+    for name, counts in result.towns.items():
+        chart.add_row(Text(name), *(str(c) for c in counts), "█" * (counts[-1] if counts else 0))
+    console.print(chart)
+    console.print(Text(result.summary))
+
+
+def _write_svgs(folder: Path, result: Any) -> None:
+    from planner.elfenland.svg import render_svg
+
+    folder.mkdir(parents=True, exist_ok=True)
+    for r in result.rounds:
+        path = folder / f"round-{r.round}.svg"
+        if path.exists():
+            err().print(Text(f"error: {path} exists; choose a new folder (files are never written over)",
+                             style="red"))
+            sys.exit(EXIT_INPUT)
+        plans = [r.best] if r.best.steps == r.travelled.steps else [r.best, r.travelled]
+        path.write_text(render_svg(r.position, plans, title=f"{result.player}, round {r.round}: best (solid), "
+                                   "travelled (dashed)"), encoding="utf-8")
+        err().print(Text(f"drew {path}"))
+
+
+HUMAN = "me"
+
+
+@click.command("play", context_settings=CONTEXT)
+@click.option("--seats", default="me,advisor,greedy", show_default=True,
+              help=f"Seats in table order: 'me' once, and bots ({', '.join(SEATS)}).")
+@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True)
+@click.option("--out", "out_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Where to save the record (default elfenland-game-SEED.jsonl here; never written over).")
+def play(seats: str, seed: int, out_path: Path | None) -> None:
+    """A practice game in the terminal against bots. Type your decisions in the project's notations: a face-up
+    index or 'blind'; 'D@LAP-VIR:p', 'X@LAP-VIR:p' or 'pass'; route steps ('LAP/P VIR/E', '-' to stay); the cards
+    to discard; the counter to keep or '-'. 'hint' shows the advisor's choice. The record is saved at the end;
+    Ctrl-C saves it and exits 130.
+
+    \b
+    Example:
+      elfenland play --seats me,advisor,greedy --seed 7
+    """
+    from planner.elfenland.game.engine import apply, new_game, view
+    from planner.elfenland.game.record import build_record, parse_action
+    from planner.elfenland.game.seats import make_seat
+    from planner.elfenland.game.state import Action, GameState
+
+    kinds = tuple(s.strip().lower() for s in seats.split(","))
+    if kinds.count(HUMAN) != 1 or any(k not in SEATS for k in kinds if k != HUMAN) or not 2 <= len(kinds) <= 6:
+        raise click.BadParameter(f"name 'me' once and 1 to 5 bots of {', '.join(SEATS)}", param_hint="--seats")
+    path = out_path or Path(f"elfenland-game-{seed}.jsonl")
+    if path.exists():
+        raise click.BadParameter(f"{path} exists; choose a new file with --out (records are never written over)",
+                                 param_hint="--out")
+    me = kinds.index(HUMAN)
+    names = [HUMAN if k == HUMAN else f"{k}#{i + 1}" for i, k in enumerate(kinds)]
+    bots = {i: make_seat(k, f"{seed}/{names[i]}") for i, k in enumerate(kinds) if k != HUMAN}
+    state = new_game(seed, names)
+    states: list[GameState] = [state]
+    actions: list[Action] = []
+    console = out()
+    stopped = False
+    try:
+        while not state.over:
+            if state.turn != me:
+                action = bots[state.turn].choose(view(state, state.turn))
+                console.print(Text(f"{names[state.turn]} ({state.phase}): {action}"))
+            else:
+                action = _ask(state, me, parse_action, console)
+            after = apply(state, action)
+            if not isinstance(after, GameState):
+                console.print(Text(f"illegal: {after.message}", style="red"))
+                continue
+            state = after
+            states.append(state)
+            actions.append(action)
+    except (KeyboardInterrupt, EOFError, click.Abort):
+        stopped = True
+    with path.open("x", encoding="utf-8") as handle:
+        handle.write(json.dumps(build_record(states, actions, kinds), separators=(",", ":")) + "\n")
+    if state.over:
+        from planner.elfenland.game.engine import scores
+
+        found, winners = scores(state)
+        for s in found:
+            console.print(Text(f"{s.name}: {s.points} points ({s.towns} towns, {s.cards} cards)"))
+        console.print(Text("winner: " + ", ".join(names[i] for i in winners)))
+    err().print(Text(f"saved the record to {path}"))
+    if stopped:
+        sys.exit(EXIT_STOPPED)
+
+
+def _ask(state: Any, me: int, parse_action: Any, console: Any) -> Any:
+    """My action, typed; ``hint`` asks the advisor, an unreadable text is explained and asked again."""
+    from planner.elfenland.game.engine import check, view
+    from planner.elfenland.game.seats import make_seat
+
+    seen = view(state, me)
+    _show(seen, console)
+    while True:
+        text = click.prompt(f"your {state.phase}", prompt_suffix="> ", err=True).strip()
+        if text.lower() == "hint":
+            console.print(Text(f"advisor: {make_seat('advisor', 'hint').choose(seen)}"))
+            continue
+        try:
+            action = parse_action(state, text)
+        except NotationError as error:
+            console.print(Text(f"not understood: {error}", style="red"))
+            continue
+        problem = check(state, action)
+        if problem is None:
+            return action
+        console.print(Text(f"illegal: {problem.message}", style="red"))
+
+
+def _show(seen: Any, console: Any) -> None:
+    """The public table and my side of it."""
+    console.print(Text(f"round {seen.round}, {seen.phase}: board {','.join(str(t) for t in seen.tiles) or '-'}"))
+    console.print(Text("display: " + " ".join(f"{i}:{t.letter}" for i, t in enumerate(seen.display))
+                       + f"  (stack {seen.stack})"))
+    for p in seen.players:
+        console.print(Text(f"  {p.name}: in {p.town}, {len(p.visited) - 1} towns, counters {p.open or '-'} "
+                           f"+{p.secret} face down, {p.cards} cards{', obstacle' if p.obstacle else ''}"))
+    console.print(Text(f"your hand {seen.hand or '-'}, face-down {seen.secret or '-'}"
+                       + (f", home {seen.home}" if seen.home else "")))
