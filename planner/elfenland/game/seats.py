@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import random
 import time
-from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Protocol
@@ -117,29 +116,30 @@ class RandomSeat:
 # -- the greedy baseline ---------------------------------------------------------------------------------------------
 def way(position: Position, towns: int = WAY_TOWNS) -> list[str]:
     """The connections of the greedy way: the shortest path (every link, fewest links, board order on ties) to the
-    nearest uncollected town, then on to the next nearest from there, ``towns`` towns in all."""
-    board = position.board
+    nearest uncollected town, then on to the next nearest from there, ``towns`` towns in all.
+
+    A breadth-first search over the board's networkx graph, whose neighbours and parallel links keep the board's
+    order, so the first uncollected town it reaches is the nearest one, first in board order among equals.
+    """
+    import networkx as nx  # the seats' graph searches; no command on the route's path loads it
+
+    graph = position.board.graph
     here, left = position.at, set(position.collectable())
     links: list[str] = []
     for _ in range(towns):
-        parent: dict[str, tuple[str, str] | None] = {here: None}
-        queue, target = deque([here]), None
-        while queue and target is None:
-            town = queue.popleft()
-            for c in board.links(town):
-                nxt = c.other(town)
-                if nxt not in parent:
-                    parent[nxt] = (town, c.id)
-                    if nxt in left:
-                        target = nxt
-                        break
-                    queue.append(nxt)
+        parent: dict[str, str] = {}
+        target = None
+        for frm, to in nx.bfs_edges(graph, here):
+            parent[to] = frm
+            if to in left:
+                target = to
+                break
         if target is None:
             break
         path, node = [], target
-        while parent[node] is not None:
-            prev, link = parent[node]  # type: ignore[misc]
-            path.append(link)
+        while node != here:
+            prev = parent[node]
+            path.append(next(iter(graph[prev][node])))  # the first link between the two in board order
             node = prev
         links += reversed(path)
         left.discard(target)
