@@ -17,6 +17,7 @@ from rich.text import Text
 from planner.cli.conventions import (
     CONTEXT,
     Pictures,
+    PlannerCliError,
     PositionCommand,
     SecondsType,
     WholeNumber,
@@ -68,6 +69,10 @@ def handle_errors(func: Callable[..., Any]) -> Callable[..., Any]:
             if kwargs.get("as_json"):
                 answer(error_dict(error), as_json=True, last=False)
             fail(error)
+        except PlannerCliError as error:  # a shared option's check (a bad picture path) ended the command first
+            if kwargs.get("as_json"):
+                answer({"schema": SCHEMA, "error": error.message}, as_json=True, last=False)
+            raise
 
     return wrapper
 
@@ -109,12 +114,12 @@ def cli() -> None:
 
 
 @cli.command(cls=PositionCommand, context_settings=CONTEXT)
+@handle_errors
 @SOURCE
 @click.option("--all", "every_green", is_flag=True, help="Every green location, not only my cards, the common "
               "objectives and the opponents' tokens.")
 @picture_options(PICTURE)
 @json_option
-@handle_errors
 def reach(source: str, every_green: bool, pictures: Pictures, as_json: bool) -> None:
     """Fewest arrows and turns for each expedition to each location, and which gets there first."""
     position = read_position(source)
@@ -126,6 +131,7 @@ def reach(source: str, every_green: bool, pictures: Pictures, as_json: bool) -> 
 
 
 @cli.command(cls=PositionCommand, context_settings=CONTEXT)
+@handle_errors
 @SOURCE
 @click.option("--tickets", type=WholeNumber(0, 2), default=2, show_default=True,
               help="Most tickets the move may spend.")
@@ -140,7 +146,6 @@ def reach(source: str, every_green: bool, pictures: Pictures, as_json: bool) -> 
                    "never answer fewer points].")
 @picture_options(PICTURE)
 @json_option
-@handle_errors
 def move(source: str, tickets: int, alternatives: int, limit: Limit, old_time: float | None,
          answer_time: float | None, pictures: Pictures, as_json: bool) -> None:
     """The best move of this turn: most points for me, then fewest for opponents, tickets and arrows.

@@ -278,3 +278,20 @@ def test_both_games_spell_the_limit_flags_alike_and_build_the_same_limit(monkeyp
                    _run("move", str(SCENARIOS / "02-ticket-pays.toml"), "--time-limit", bad)]
         assert [a.exit_code for a in answers] == [2, 2]
         assert answers[0].stderr.splitlines()[-1] == answers[1].stderr.splitlines()[-1]
+
+
+def test_a_bad_picture_path_with_json_is_a_json_document_too(tmp_path: Path) -> None:
+    result = _run("reach", str(SCENARIOS / "02-ticket-pays.toml"), "--svg", str(tmp_path / "map.png"), "--json")
+    assert result.exit_code == 2
+    document = json.loads(result.stdout)
+    assert document["schema"] == "expedition-planner/1" and "--svg writes SVG" in document["error"]
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
+def test_a_full_disk_is_an_error_naming_standard_output_not_a_traceback() -> None:
+    with open("/dev/full", "w") as full:
+        result = subprocess.run([sys.executable, "-c", "from planner.cli.expedition import cli; cli()", "reach",
+                                 str(SCENARIOS / "01-spec-example.toml"), "--json"], stdout=full,
+                                stderr=subprocess.PIPE, text=True, cwd=SCENARIOS.parents[1], check=False)
+    assert result.returncode == 2, result.stderr
+    assert "cannot write the answer to standard output" in result.stderr and "Traceback" not in result.stderr
