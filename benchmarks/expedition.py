@@ -7,7 +7,8 @@ For each position:
 
 - the reach table of my cards, commons and opponents' tokens (what ``expedition reach`` shows) and of all 80 greens
   (``--all``), each from a cold row cache;
-- per ticket limit 0, 1, 2: the *answer* (the beams alone, ``--answer`` seconds) with its latency; the default
+- per ticket limit 0, 1, 2: the *answer* (the beams alone: by default :data:`BEAM_WORLDS` worlds per beam, or
+  ``--answer`` seconds shared out) with its latency; the default
   search (answer, then proof within ``--time-limit``) and whether it proved its move; where that did not prove, a
   long exhaustive run (``--long`` seconds) for the proven optimum;
 - agreement: the answer's points against every proven optimum; monotonicity: the answer with more tickets never
@@ -30,7 +31,7 @@ from planner.common.limits import Limit
 from planner.expedition.advice import reach_targets
 from planner.expedition.generate import random_position
 from planner.expedition.reach import clear_cache, reach
-from planner.expedition.search import best_moves
+from planner.expedition.search import BEAM_WORLDS, DEFAULT_ANSWER_LIMIT, best_moves
 
 T = TypeVar("T")
 TICKETS = (0, 1, 2)
@@ -61,15 +62,19 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("-n", "--positions", type=int, default=40)
     parser.add_argument("--seed", type=int, default=2026)
-    parser.add_argument("--answer", type=float, default=0.1, help="answer budget, seconds")
+    parser.add_argument("--answer", type=float, default=None,
+                        help="answer budget, seconds [default: the library's, a count of worlds per beam]")
     parser.add_argument("--time-limit", type=float, default=1.0, help="answer + proof budget, seconds")
     parser.add_argument("--long", type=float, default=10.0, help="the long exhaustive run for the optimum, seconds")
     args = parser.parse_args()
+    first = DEFAULT_ANSWER_LIMIT if args.answer is None else Limit(time=args.answer)
+    only = Limit(time=1e-6)  # the clock of the whole call: over before the beams end, so no proof stage runs
     rng = random.Random(args.seed)
     positions = [random_position(rng, turns=rng.randint(5, 35)) for _ in range(args.positions)]
     reach_times: dict[str, list[float]] = {"reach (shown locations)": [], "reach --all (80 greens)": []}
     latency: dict[int, list[float]] = {k: [] for k in TICKETS}
     proofs = dict.fromkeys(TICKETS, 0)
+    cut = dict.fromkeys(TICKETS, 0)
     agree = dict.fromkeys(TICKETS, 0)
     optima = dict.fromkeys(TICKETS, 0)
     worse = {"answers": 0, "default search": 0}
@@ -79,11 +84,11 @@ def main() -> None:
             reach_times[name].append(_cold(functools.partial(reach, position, targets)))
         answers, defaults = [], []
         for k in TICKETS:
-            quick, seconds = _timed(functools.partial(best_moves, position, tickets=k, answer=Limit(time=args.answer),
-                                                      limit=Limit(time=args.answer)))
+            quick, seconds = _timed(functools.partial(best_moves, position, tickets=k, answer=first, limit=only))
+            cut[k] += quick.cut_short
             latency[k].append(seconds)
             answers.append(quick.best.points)
-            full = best_moves(position, tickets=k, answer=Limit(time=args.answer), limit=Limit(time=args.time_limit))
+            full = best_moves(position, tickets=k, answer=first, limit=Limit(time=args.time_limit))
             defaults.append(full.best.points)
             proofs[k] += full.proven
             optimum = full if full.proven else best_moves(position, tickets=k, answer=Limit(nodes=1),
@@ -94,7 +99,8 @@ def main() -> None:
         worse["answers"] += any(a > b for a, b in zip(answers, answers[1:], strict=False))
         worse["default search"] += any(a > b for a, b in zip(defaults, defaults[1:], strict=False))
     n = args.positions
-    print(f"{n} positions (seed {args.seed}, 5-35 random turns); answer {args.answer:g} s, time limit "
+    budget = f"{BEAM_WORLDS} worlds a beam" if args.answer is None else f"{args.answer:g} s"
+    print(f"{n} positions (seed {args.seed}, 5-35 random turns); answer {budget}, time limit "
           f"{args.time_limit:g} s, long run {args.long:g} s")
     for name, values in reach_times.items():
         print(_line(name, values))
@@ -103,7 +109,7 @@ def main() -> None:
     for k in TICKETS:
         print(f"{k} ticket{'s' * (k != 1)}: proven within {args.time_limit:g} s {proofs[k]}/{n} "
               f"({100 * proofs[k] / n:.0f} %); answer = proven optimum {agree[k]}/{optima[k]} "
-              f"({100 * agree[k] / max(1, optima[k]):.0f} %)")
+              f"({100 * agree[k] / max(1, optima[k]):.0f} %); answer cut short by its clock {cut[k]}/{n}")
     print(f"fewer points with more tickets: answers {worse['answers']}/{n}, default search "
           f"{worse['default search']}/{n}")
 

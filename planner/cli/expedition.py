@@ -8,10 +8,7 @@ move search prints the best move so far and exits 130.
 from __future__ import annotations
 
 import functools
-import json
-import sys
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import click
@@ -19,18 +16,23 @@ from rich.text import Text
 
 from planner.cli.conventions import (
     CONTEXT,
-    EXIT_STOPPED,
+    Pictures,
+    PlannerCliError,
     PositionCommand,
     SecondsType,
+    WholeNumber,
+    answer,
     err,
     fail,
     json_option,
-    out,
+    limit_from,
+    limit_options,
+    picture_options,
     stop_on_ctrl_c,
 )
 from planner.common.limits import Limit
 from planner.common.problems import Problem
-from planner.errors import PlannerError, UnsupportedError
+from planner.errors import PlannerError
 from planner.expedition.advice import hopeless, reach_change, reach_targets, setup_advice
 from planner.expedition.notation import Action
 from planner.expedition.position import Position
@@ -38,19 +40,22 @@ from planner.expedition.position_file import read_position
 from planner.expedition.reach import reach as reach_table
 from planner.expedition.render import move_view, reach_view, setup_view
 from planner.expedition.report import SCHEMA, move_dict, reach_dict, setup_dict
-from planner.expedition.search import DEFAULT_ANSWER_LIMIT, DEFAULT_MOVE_LIMIT, best_moves
+from planner.expedition.search import ANSWER_SECONDS, DEFAULT_ANSWER_LIMIT, DEFAULT_MOVE_LIMIT, best_moves
 
 __all__ = ["cli"]
 
 SOURCE = click.argument("source", metavar="POSITION_FILE|NOTATION|-")
+MOVE_SECONDS = DEFAULT_MOVE_LIMIT.time or 1.0
+"""The move search's default --time-limit."""
+PICTURE = "the world map with the paths and targets"
 
 
-def pictures(func: Callable[..., Any]) -> Callable[..., Any]:
-    """``--svg FILE`` and ``--png FILE``: also draw the world map, as SVG text or as a PNG picture."""
-    func = click.option("--png", metavar="FILE", default=None, help="Also draw the world map with the paths and "
-                        "targets to this PNG file (needs cairosvg).")(func)
-    return click.option("--svg", metavar="FILE", default=None, help="Also draw the world map with the paths and "
-                        "targets to this SVG file.")(func)
+def move_limit_options(func: Callable[..., Any]) -> Callable[..., Any]:
+    """``--time-limit`` and ``--nodes`` as both games spell them (:func:`limit_options`), given as ``limit``."""
+    return limit_options(default=MOVE_SECONDS,
+                         time_help="Search this long in all: an answer first, then the proof that it is the best.",
+                         nodes_help="Budget both stages in worlds searched instead of seconds (the same answer on "
+                                    "every machine).")(func)
 
 
 def handle_errors(func: Callable[..., Any]) -> Callable[..., Any]:
@@ -62,8 +67,12 @@ def handle_errors(func: Callable[..., Any]) -> Callable[..., Any]:
             return func(*args, **kwargs)
         except PlannerError as error:
             if kwargs.get("as_json"):
-                _echo(error_dict(error))
+                answer(error_dict(error), as_json=True, last=False)
             fail(error)
+        except PlannerCliError as error:  # a shared option's check (a bad picture path) ended the command first
+            if kwargs.get("as_json"):
+                answer({"schema": SCHEMA, "error": error.message}, as_json=True, last=False)
+            raise
 
     return wrapper
 
@@ -77,41 +86,14 @@ def error_dict(error: PlannerError) -> dict[str, Any]:
     return document
 
 
-def _echo(document: dict[str, Any]) -> None:
-    click.echo(json.dumps(document, indent=2, ensure_ascii=False))
+def _picture(position: Position, actions: tuple[Action, ...] = (), title: str | None = None) -> Callable[[], str]:
+    """The world map to draw, made only when a picture is asked for."""
+    def draw() -> str:
+        from planner.expedition.svg import render_svg  # only a command that draws pays for the drawing code
 
+        return render_svg(position, move=actions, title=title)
 
-def _read(source: str, svg: str | None = None, png: str | None = None) -> Position:
-    for path in (svg, png):
-        if path is not None:
-            _check_folder(path)  # before any work: a bad picture path is bad input
-    return read_position(source)
-
-
-def _check_folder(path: str) -> Path:
-    target = Path(path)
-    if not target.parent.is_dir():
-        raise UnsupportedError(f"cannot write picture {path!r}: folder {str(target.parent)!r} does not exist")
-    return target
-
-
-def _draw(position: Position, svg: str | None, png: str | None, actions: tuple[Action, ...] = (),
-          title: str | None = None) -> None:
-    if svg is None and png is None:
-        return
-    from planner.common.svg import to_png
-    from planner.expedition.svg import render_svg  # only a command that draws pays for the drawing code
-
-    picture = render_svg(position, move=actions, title=title)
-    for path, as_png in ((svg, False), (png, True)):
-        if path is None:
-            continue
-        data = to_png(picture) if as_png else picture.encode("utf-8")
-        try:
-            _check_folder(path).write_bytes(data)
-        except OSError as exc:
-            raise UnsupportedError(f"cannot write picture {path!r}: {exc.strerror or exc}") from None
-        err().print(Text(f"drew {path}"))
+    return draw
 
 
 @click.group(context_settings=CONTEXT)
@@ -132,70 +114,76 @@ def cli() -> None:
 
 
 @cli.command(cls=PositionCommand, context_settings=CONTEXT)
+@handle_errors
 @SOURCE
 @click.option("--all", "every_green", is_flag=True, help="Every green location, not only my cards, the common "
               "objectives and the opponents' tokens.")
-@pictures
+@picture_options(PICTURE)
 @json_option
-@handle_errors
-def reach(source: str, every_green: bool, svg: str | None, png: str | None, as_json: bool) -> None:
+def reach(source: str, every_green: bool, pictures: Pictures, as_json: bool) -> None:
     """Fewest arrows and turns for each expedition to each location, and which gets there first."""
-    position = _read(source, svg, png)
+    position = read_position(source)
     table = reach_table(position, reach_targets(position, every_green=every_green))
     lost = hopeless(position, table)
-    if as_json:
-        _echo(reach_dict(position, table, lost))
-    else:
-        out().print(reach_view(position, table, lost))
-    _draw(position, svg, png, title=position.title)
+    answer(reach_dict(position, table, lost) if as_json else None,
+           None if as_json else reach_view(position, table, lost), as_json=as_json, pictures=pictures,
+           picture=_picture(position, title=position.title))
 
 
 @cli.command(cls=PositionCommand, context_settings=CONTEXT)
+@handle_errors
 @SOURCE
-@click.option("--tickets", type=click.IntRange(0, 2), default=2, show_default=True,
+@click.option("--tickets", type=WholeNumber(0, 2), default=2, show_default=True,
               help="Most tickets the move may spend.")
-@click.option("--alternatives", type=click.IntRange(0, 20), default=4, show_default=True,
+@click.option("--alternatives", type=WholeNumber(0, 20), default=4, show_default=True,
               help="How many alternatives (best moves of other first actions) to show.")
-@click.option("--time-limit", "time_limit", type=SecondsType(), default=DEFAULT_MOVE_LIMIT.time, show_default=True,
-              help="Search this long in all: an answer first, then the proof that it is the best.")
+@move_limit_options
 @click.option("--time", "old_time", type=SecondsType(), default=None, hidden=True,
               help="Deprecated name of --time-limit.")
-@click.option("--answer-time", type=SecondsType(), default=DEFAULT_ANSWER_LIMIT.time, show_default=True,
-              help="Time for the first answer (a widening beam), before the exhaustive search tries to prove it.")
-@click.option("--nodes", type=click.IntRange(min=1), default=None,
-              help="Budget both stages in worlds searched instead of seconds (the same answer on every machine).")
-@pictures
+@click.option("--answer-time", type=SecondsType(), default=None,
+              help="Time for the first answer (widening beams), before the exhaustive search tries to prove it "
+                   f"[default: a fixed count of worlds per beam, about {ANSWER_SECONDS:g} s, so that more tickets "
+                   "never answer fewer points].")
+@picture_options(PICTURE)
 @json_option
-@handle_errors
-def move(source: str, tickets: int, alternatives: int, time_limit: float, old_time: float | None,
-         answer_time: float, nodes: int | None, svg: str | None, png: str | None, as_json: bool) -> None:
+def move(source: str, tickets: int, alternatives: int, limit: Limit, old_time: float | None,
+         answer_time: float | None, pictures: Pictures, as_json: bool) -> None:
     """The best move of this turn: most points for me, then fewest for opponents, tickets and arrows.
 
-    A beam over the turn's worlds answers within --answer-time; the exhaustive search then runs for the rest of
+    Beams over the turn's worlds answer first (--answer-time); the exhaustive search then runs for the rest of
     --time-limit, and its move, when it finishes, is the proven best.
     """
+    notes: list[Text] = []
     if old_time is not None:
-        err().print(Text("note: --time is deprecated; say --time-limit", style="yellow"))
-        time_limit = old_time
-    position = _read(source, svg, png)
-    if nodes:
-        answer, limit = Limit(nodes=nodes), Limit(nodes=nodes)
-    else:
-        answer, limit = Limit(time=min(answer_time, time_limit)), Limit(time=time_limit)
+        notes.append(Text("note: --time is deprecated; say --time-limit", style="yellow"))
+        limit = limit_from(old_time, limit.nodes, default=MOVE_SECONDS)
+    position = read_position(source)
+    first = _answer_limit(limit, answer_time)
     plural = "" if tickets == 1 else "s"
     with stop_on_ctrl_c() as stop, err().status(f"searching the turn's moves (at most {tickets} ticket{plural})…"):
-        search = best_moves(position, tickets=tickets, alternatives=alternatives, answer=answer, limit=limit,
+        search = best_moves(position, tickets=tickets, alternatives=alternatives, answer=first, limit=limit,
                             stop=stop)
+    if search.cut_short:
+        notes.append(Text("note: the machine was too slow for the answer's worlds; the answer was cut short by the "
+                          "clock (more tickets may then answer fewer points)", style="yellow"))
     mine = reach_table(position, position.hand)
     changes = reach_change(position, search.best, before=mine)
     lost = hopeless(position, mine)
-    if as_json:
-        _echo(move_dict(position, search, changes, lost))
-    else:
-        out().print(move_view(search, changes, lost))
-    _draw(position, svg, png, search.best.actions, title=f"best move: {search.best.points:+d}")
-    if stop.is_set():
-        sys.exit(EXIT_STOPPED)
+    answer(move_dict(position, search, changes, lost) if as_json else None,
+           None if as_json else move_view(search, changes, lost), as_json=as_json, notes=notes, pictures=pictures,
+           picture=_picture(position, search.best.actions, title=f"best move: {search.best.points:+d}"),
+           stopped=stop.is_set())
+
+
+def _answer_limit(limit: Limit, answer_time: float | None) -> Limit:
+    """The beams' budget: ``--nodes`` budgets them in worlds too; ``--answer-time`` in seconds (at most the
+    time limit); else the default count of worlds per beam, its safety clock at most the time limit."""
+    if limit.nodes is not None or limit.time is None:
+        return Limit(nodes=limit.nodes)
+    if answer_time is not None:
+        return Limit(time=min(answer_time, limit.time))
+    safety = DEFAULT_ANSWER_LIMIT.time or limit.time
+    return Limit(time=min(safety, limit.time), nodes=DEFAULT_ANSWER_LIMIT.nodes)
 
 
 @cli.command(cls=PositionCommand, context_settings=CONTEXT)
@@ -204,9 +192,7 @@ def move(source: str, tickets: int, alternatives: int, time_limit: float, old_ti
 @handle_errors
 def setup(source: str, as_json: bool) -> None:
     """Where to put my tokens: the cards of my hand that most routes from the start pass through."""
-    position = _read(source)
+    position = read_position(source)
     choices, to_place = setup_advice(position)
-    if as_json:
-        _echo(setup_dict(position, choices, to_place))
-    else:
-        out().print(setup_view(choices, to_place))
+    answer(setup_dict(position, choices, to_place) if as_json else None,
+           None if as_json else setup_view(choices, to_place), as_json=as_json)

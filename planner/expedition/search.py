@@ -37,12 +37,21 @@ from planner.expedition.position import Position
 from planner.expedition.rules import ARROWS, COLOURS, TICKETS_PER_TURN, Rules
 from planner.expedition.turn import begin
 
-__all__ = ["DEFAULT_ANSWER_LIMIT", "DEFAULT_MOVE_LIMIT", "Move", "MoveSearch", "best_moves"]
+__all__ = ["ANSWER_SECONDS", "BEAM_WORLDS", "DEFAULT_ANSWER_LIMIT", "DEFAULT_MOVE_LIMIT", "Move", "MoveSearch",
+           "best_moves"]
 
 DEFAULT_MOVE_LIMIT = Limit(time=1.0)
 """How long a move search may take by default, the answer and the attempt to prove it together."""
-DEFAULT_ANSWER_LIMIT = Limit(time=0.1)
-"""How long the first answer (the beam) may take by default."""
+ANSWER_SECONDS = 0.1
+"""About how long the first answer (the beams) takes by default on a typical machine."""
+BEAM_WORLDS = 120
+"""Worlds each beam (one per ticket count) expands by default: a count, not seconds, so that the call with k
+tickets runs exactly the beams the call with k - 1 ran, plus one, and never answers fewer points; about
+:data:`ANSWER_SECONDS` for all three beams of a 2-ticket turn (~0.3 ms a world)."""
+ANSWER_SAFETY = 5 * ANSWER_SECONDS
+"""The default answer's clock: only a safety net on a very slow machine (when it fires the answer is cut short)."""
+DEFAULT_ANSWER_LIMIT = Limit(time=ANSWER_SAFETY, nodes=BEAM_WORLDS)
+"""The first answer's default budget: :data:`BEAM_WORLDS` worlds per beam, :data:`ANSWER_SAFETY` seconds in all."""
 ALTERNATIVE_SPAN = 4
 """Alternatives are searched down to this many points below the best (deeper ones are not worth showing)."""
 
@@ -105,6 +114,8 @@ class MoveSearch:
         status: OPTIMAL (proven best), or FEASIBLE/STOPPED when the limit or a stop ended the proof first.
         tickets: the most tickets a move was allowed to spend.
         seconds: how long the search took.
+        cut_short: a beam budgeted in worlds was ended by the answer's clock (its safety net) first: then a larger
+            ``tickets`` may answer fewer points.
     """
 
     best: Move
@@ -113,6 +124,7 @@ class MoveSearch:
     status: Status
     tickets: int
     seconds: float = 0.0
+    cut_short: bool = False
 
     @property
     def proven(self) -> bool:
@@ -548,10 +560,12 @@ def best_moves(position: Position, *, tickets: int = TICKETS_PER_TURN, alternati
     """The best move of this turn using at most ``tickets`` tickets, and the best moves with another first action.
 
     Answer, then prove: widening beams answer within ``answer`` (one per ticket count j ≤ ``tickets``, since a move
-    with fewer tickets is a move with more: the answer is the best over them, so a larger ``tickets`` never answers
-    fewer points for the same budgets); the exhaustive search then runs for the rest of ``limit`` (counted from the
-    start, time or nodes), and its move, when it finishes, is proven and replaces the beams'. A node ``answer``
-    gives each beam that many worlds; a node ``limit`` gives the exhaustive search that many.
+    with fewer tickets is a move with more: the answer is the best over them); the exhaustive search then runs for
+    the rest of ``limit`` (counted from the start, time or nodes), and its move, when it finishes, is proven and
+    replaces the beams'. A node ``answer`` gives each beam that many worlds, whatever ``tickets`` is, so a larger
+    ``tickets`` never answers fewer points (the default, :data:`DEFAULT_ANSWER_LIMIT`); its time, if any, is then
+    only a safety net over all the beams (``cut_short`` when it fires). A time-only ``answer`` is shared out:
+    beam j may run until (j + 1) / (tickets + 1) of it. A node ``limit`` gives the exhaustive search that many.
 
     Raises:
         ValueError: ``tickets`` is not 0, 1 or 2.
@@ -560,12 +574,14 @@ def best_moves(position: Position, *, tickets: int = TICKETS_PER_TURN, alternati
     if not 0 <= tickets <= TICKETS_PER_TURN:
         raise ValueError(f"a turn spends 0 to {TICKETS_PER_TURN} tickets, not {tickets}")
     clock = Budget(limit, stop)
-    quick, searched, proven = _Beam(), 0, False
+    quick, searched, proven, cut_short = _Beam(), 0, False, False
     for spend in range(tickets + 1):
-        share = answer if answer.time is None else Limit(time=answer.time * (spend + 1) / (tickets + 1),
-                                                          nodes=answer.nodes)
+        share = answer if answer.time is None or answer.nodes is not None else Limit(
+            time=answer.time * (spend + 1) / (tickets + 1))
         beam = _Search(position.rules, spend, Budget(share, stop, started=clock.started))
         found = _beam(beam, beam.trim(_world(position)), beam.budget)
+        cut_short |= answer.nodes is not None and not found.exact and beam.budget.out_of_time() \
+            and beam.nodes <= answer.nodes
         searched += found.searched
         for result in (found.best, *found.firsts.values()):
             if result is not None:
@@ -589,7 +605,7 @@ def best_moves(position: Position, *, tickets: int = TICKETS_PER_TURN, alternati
     moves = sorted((_move(r.path, r.gain) for r in firsts if r.gain[0] >= best.gain[0] - ALTERNATIVE_SPAN),
                    key=lambda m: (tuple(-v for v in m.value), tuple(str(a) for a in m.actions)))
     return MoveSearch(_move(best.path, best.gain), tuple(moves[:alternatives]), searched,
-                      clock.status(proven=proven), tickets, clock.elapsed())
+                      clock.status(proven=proven), tickets, clock.elapsed(), cut_short)
 
 
 def _alternatives(search: _Search, root: _World, best: _Result) -> list[_Result]:

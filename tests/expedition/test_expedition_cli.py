@@ -6,11 +6,15 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
+import click
 import pytest
 from click.testing import CliRunner, Result
 
 from planner.cli.expedition import cli
+from planner.common.limits import Limit
+from planner.errors import SolverError
 from planner.expedition.board import load_board
 from planner.expedition.position_file import load_position
 
@@ -212,10 +216,13 @@ def test_time_limit_and_its_deprecated_alias() -> None:
 
 def test_svg_writes_svg_and_png_writes_png(tmp_path: Path) -> None:
     scenario = str(SCENARIOS / "02-ticket-pays.toml")
-    svg, png = tmp_path / "map.png", tmp_path / "map2.png"
+    svg, png = tmp_path / "map.svg", tmp_path / "map2.png"
     result = _run("reach", scenario, "--svg", str(svg))
     assert result.exit_code == 0
     assert svg.read_bytes().startswith(b"<svg") or b"<svg" in svg.read_bytes()[:200]
+    wrong = tmp_path / "map.png"
+    result = _run("reach", scenario, "--svg", str(wrong))  # the shared convention: --svg writes SVG only
+    assert result.exit_code == 2 and "--png" in result.stderr and not wrong.exists()
     pytest.importorskip("cairosvg")
     result = _run("reach", scenario, "--png", str(png))
     if result.exit_code == 0:
@@ -231,3 +238,60 @@ def test_an_unproven_answer_says_how_long_it_searched() -> None:
     assert document["proven"] is False and document["status"] == "feasible"
     result = _run("move", str(SCENARIOS / "01-spec-example.toml"), "--tickets", "2", "--nodes", "50")
     assert "not proven" in result.stdout and "best found in" in result.stdout
+
+
+def _limit_flags(command: click.Command) -> dict[str, tuple[str, type, object]]:
+    """The limit flags a command declares: name → (metavar, type, type's lowest value)."""
+    return {opt: (p.make_metavar(click.Context(command)), type(p.type), getattr(p.type, "min", None))
+            for p in command.params if isinstance(p, click.Option) and not p.hidden
+            for opt in p.opts if opt in ("--time-limit", "--nodes")}
+
+
+def test_both_games_spell_the_limit_flags_alike_and_build_the_same_limit(monkeypatch: pytest.MonkeyPatch,
+                                                                        ) -> None:
+    import planner.cli.expedition as expedition_command
+    import planner.cli.route as route_command
+    from planner.cli.elfenland import cli as elfenland
+
+    elfenland_route = elfenland.commands["route"]
+    expedition_move = cli.commands["move"]
+    assert set(_limit_flags(expedition_move)) == {"--time-limit", "--nodes"}
+    assert _limit_flags(expedition_move) == _limit_flags(elfenland_route)
+
+    seen: list[Limit] = []
+
+    def record(*args: Any, limit: Limit, **kwargs: Any) -> Any:
+        seen.append(limit)
+        raise SolverError("recorded")
+
+    monkeypatch.setattr(route_command, "solve", record)
+    monkeypatch.setattr(expedition_command, "best_moves", record)
+    # the documented convention, by hand: the seconds given, the nodes given, and a node limit alone is the only one
+    for flags, expected in [(("--time-limit", "3"), Limit(time=3.0)), (("--nodes", "500"), Limit(nodes=500)),
+                            (("--time-limit", "3", "--nodes", "500"), Limit(time=3.0, nodes=500))]:
+        seen.clear()
+        CliRunner().invoke(elfenland, ["route", "scenarios/01-first-steps.toml", *flags])
+        _run("move", str(SCENARIOS / "02-ticket-pays.toml"), *flags)
+        assert seen == [expected, expected], flags
+    for bad in ("0", "-1", "nan", "abc"):  # both refuse a bad limit in the same words
+        answers = [CliRunner().invoke(elfenland, ["route", "scenarios/01-first-steps.toml", "--time-limit", bad]),
+                   _run("move", str(SCENARIOS / "02-ticket-pays.toml"), "--time-limit", bad)]
+        assert [a.exit_code for a in answers] == [2, 2]
+        assert answers[0].stderr.splitlines()[-1] == answers[1].stderr.splitlines()[-1]
+
+
+def test_a_bad_picture_path_with_json_is_a_json_document_too(tmp_path: Path) -> None:
+    result = _run("reach", str(SCENARIOS / "02-ticket-pays.toml"), "--svg", str(tmp_path / "map.png"), "--json")
+    assert result.exit_code == 2
+    document = json.loads(result.stdout)
+    assert document["schema"] == "expedition-planner/1" and "--svg writes SVG" in document["error"]
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
+def test_a_full_disk_is_an_error_naming_standard_output_not_a_traceback() -> None:
+    with open("/dev/full", "w") as full:
+        result = subprocess.run([sys.executable, "-c", "from planner.cli.expedition import cli; cli()", "reach",
+                                 str(SCENARIOS / "01-spec-example.toml"), "--json"], stdout=full,
+                                stderr=subprocess.PIPE, text=True, cwd=SCENARIOS.parents[1], check=False)
+    assert result.returncode == 2, result.stderr
+    assert "cannot write the answer to standard output" in result.stderr and "Traceback" not in result.stderr

@@ -174,3 +174,38 @@ def test_trimming_merges_worlds_on_a_busy_position() -> None:
     rng = random.Random(9)  # 9,172 raw worlds with one ticket, 3,746 canonical ones
     raw, canonical = _raw_and_canonical(random_position(rng, turns=rng.randint(0, 25)), 1)
     assert len(canonical.memo) < len(raw.memo) * 0.6
+
+
+# -- issue 24: never fewer points with more tickets, under the default answer budget -------------------------------
+NO_PROOF = Limit(time=1e-6)
+"""The whole call's clock, over before the beams end: the answer alone (the beams keep their own budget)."""
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@given(st.integers(0, 10_000))
+def test_more_tickets_never_answer_fewer_points_under_the_default_budget(seed: int) -> None:
+    rng = random.Random(seed)
+    position = random_position(rng, turns=rng.randint(5, 35))
+    answers = [best_moves(position, tickets=tickets, limit=NO_PROOF) for tickets in range(3)]
+    assume(not any(found.cut_short for found in answers))  # the safety clock fired: a very slow machine
+    for found in answers:
+        _replays(position, found.best)
+    assert answers[0].best.points <= answers[1].best.points <= answers[2].best.points
+
+
+def test_the_default_answer_is_budgeted_in_worlds_the_same_for_each_beam() -> None:
+    # The call with k tickets runs the beams of the call with k - 1, plus one: its worlds are theirs plus its own.
+    position = random_position(random.Random(7), turns=25)
+    first = [best_moves(position, tickets=tickets, limit=NO_PROOF) for tickets in range(3)]
+    again = [best_moves(position, tickets=tickets, limit=NO_PROOF) for tickets in range(3)]
+    assert not any(found.cut_short for found in first + again)
+    assert [(f.searched, f.best) for f in first] == [(f.searched, f.best) for f in again]  # no clock in it
+    assert first[0].searched <= first[1].searched <= first[2].searched
+
+
+def test_an_answer_cut_short_by_its_clock_says_so() -> None:
+    position = random_position(random.Random(7), turns=25)
+    found = best_moves(position, tickets=2, answer=Limit(time=1e-9, nodes=10**6), limit=Limit(nodes=100_000))
+    assert found.cut_short
+    _replays(position, found.best)
+    assert not best_moves(position, tickets=2, answer=Limit(nodes=50), limit=Limit(nodes=1_000)).cut_short
