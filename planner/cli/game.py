@@ -14,6 +14,7 @@ from rich.table import Table
 from rich.text import Text
 
 from planner.cli.conventions import CONTEXT, EXIT_INPUT, EXIT_STOPPED, err, json_option, out, stop_on_ctrl_c
+from planner.common.threads import cores
 from planner.elfenland.game.record import replay as replay_record
 from planner.elfenland.game.record import rules_dict
 from planner.elfenland.game.seats import SEATS
@@ -42,15 +43,15 @@ def _seats(text: str) -> tuple[str, ...]:
 @click.option("--seats", default="advisor,greedy,greedy,greedy", show_default=True,
               help=f"Seat kinds in table order, comma-separated ({', '.join(SEATS)}).")
 @click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True, help="The first seed.")
-@click.option("--jobs", "-j", type=click.IntRange(min=1), default=1, show_default=True,
-              help="Processes (the same records for any number).")
+@click.option("--jobs", "-j", type=click.IntRange(min=1), default=None,
+              help="Processes (the same records for any number)  [default: every core, at most one a game]")
 @click.option("--out", "out_path", type=click.Path(dir_okay=False, path_type=Path),
               help="Write every game record here (JSON lines); the file must not exist yet.")
 @click.option("--rules", "rule_text", default="", help="Rule options, e.g. 'rounds=3,caravan=scaled'.")
 @click.option("--home", is_flag=True, help="Play the home-town variant (a secret home-town card each).")
 @click.option("--new-display", is_flag=True, help="Turn up five new face-up counters each round.")
 @json_option
-def selfplay_command(games: int, seats: str, seed: int, jobs: int, out_path: Path | None, rule_text: str,
+def selfplay_command(games: int, seats: str, seed: int, jobs: int | None, out_path: Path | None, rule_text: str,
                      home: bool, new_display: bool, as_json: bool) -> None:
     """Seeded games between bots, each seed in every rotation of the seats: mean points, win rates, and each seat's
     paired difference to the first non-advisor seat with a 95 % interval.
@@ -69,6 +70,8 @@ def selfplay_command(games: int, seats: str, seed: int, jobs: int, out_path: Pat
         raise click.BadParameter(f"{out_path} exists; choose a new file (records are never written over)",
                                  param_hint="--out")
     jobs_list = jobs_for(games, kinds, seed=seed, rules=rules)
+    if jobs is None:
+        jobs = max(1, min(cores(), len(jobs_list)))
     played: list[Game] = []
     stopped = False
     handle = out_path.open("x", encoding="utf-8") if out_path is not None else None
