@@ -21,20 +21,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from planner.elfenland.board import Crossing
+from planner.elfenland.cards import Cards, budget_of, covers, pay, start_cards
 from planner.elfenland.plan import Pay, Plan
 from planner.elfenland.position import Position
 from planner.elfenland.solvers.common import Move, assemble
-from planner.elfenland.teach.ways import (
-    NO_FEATURE,
-    Cards,
-    Feature,
-    budget_of,
-    covers,
-    moves_of,
-    pay,
-    start_cards,
-    ways_out,
-)
+from planner.elfenland.teach.ways import NO_FEATURE, Feature, moves_of, ways_out
 from planner.errors import UnsupportedError
 
 __all__ = ["MAX_LABELS", "Atlas", "Entry", "explore", "route_features"]

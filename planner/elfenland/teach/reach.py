@@ -15,11 +15,12 @@ import heapq
 import itertools
 from dataclasses import dataclass
 
+from planner.elfenland.cards import Cards, budget_of, covers, pay, start_cards
 from planner.elfenland.plan import Plan
 from planner.elfenland.position import Position
 from planner.elfenland.solvers.common import Move, assemble
 from planner.elfenland.teach.additions import Addition, card_additions, counter_additions
-from planner.elfenland.teach.ways import Cards, budget_of, covers, moves_of, pay, start_cards, ways_out
+from planner.elfenland.teach.ways import moves_of, ways_out
 
 __all__ = ["Need", "Reach", "cheapest", "reach_table"]
 

@@ -10,10 +10,11 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass, replace
 
+from planner.elfenland.cards import packed, pay
 from planner.elfenland.plan import Pay, Plan, Step
 from planner.elfenland.position import Hand, Position
 from planner.elfenland.rules import Transport, raft_cost
-from planner.elfenland.teach.ways import packed, pay, tile_costs, ways_out
+from planner.elfenland.teach.ways import tile_costs, ways_out
 from planner.elfenland.teach.words import a, cards, count, joined, listing, town
 
 __all__ = ["Reason", "StepNote", "payable_ways", "step_notes"]

@@ -1,5 +1,5 @@
 """The steps a hand can take out of each town, with what a lesson sees in them: the teaching walks' view of
-:mod:`planner.elfenland.cards` (the step generator and the packed cards, which this module offers too).
+:mod:`planner.elfenland.cards` (the step generator and the packed cards, imported from there).
 """
 
 from __future__ import annotations
@@ -7,25 +7,13 @@ from __future__ import annotations
 import enum
 
 from planner.elfenland.board import Crossing
-from planner.elfenland.cards import (
-    Cards,
-    Way,
-    board_ways,
-    budget_of,
-    count_of,
-    counts_of,
-    covers,
-    packed,
-    pay,
-    start_cards,
-)
+from planner.elfenland.cards import Way, board_ways
 from planner.elfenland.plan import Pay
 from planner.elfenland.position import Position, Tile
 from planner.elfenland.rules import counter_cost
 from planner.elfenland.solvers.common import Move
 
-__all__ = ["NO_FEATURE", "Cards", "Feature", "Way", "budget_of", "count_of", "counts_of", "covers", "features_of",
-           "moves_of", "packed", "pay", "start_cards", "tile_costs", "ways_out"]
+__all__ = ["NO_FEATURE", "Feature", "features_of", "moves_of", "tile_costs", "ways_out"]
 
 
 class Feature(enum.Flag):
