@@ -17,6 +17,8 @@ from click.testing import CliRunner
 
 from planner.cli.elfenland import cli as elfenland
 from planner.cli.expedition import cli as expedition
+from planner.elfenland.position_file import position_from_toml
+from planner.elfenland.solvers import solve
 
 ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
@@ -222,3 +224,22 @@ def test_no_example_writes_over_a_tracked_file(page: Path) -> None:
     for target in re.findall(r"--(?:svg|png|save|export) (\S+)", text):
         assert not (ROOT / target.strip("`")).exists(), f"{page.name}: an example writes over {target}"
 
+
+
+def test_the_position_file_examples_are_legal_and_their_answer_holds() -> None:
+    # docs/cli.md shows a whole position file, then the round's keys as a fragment to add to one.
+    whole, round_keys = blocks("toml", ROOT / "docs" / "cli.md")
+    position = position_from_toml(whole, source="docs/cli.md")
+    assert position.expect is not None
+    # By hand: the only payable ways out are 2 rafts to Virst or Strykhaven across the lake, 1 raft down to
+    # Rivinia (visited) and on by the dragons to Lapphalya, or a 4-card caravan to Erg'Eren; one new town at most,
+    # and only Virst, the home town, costs no penalty in the last round.
+    assert (position.expect.score, position.expect.cards_spent) == (1, 2)
+    for solver in ("search", "cpsat"):
+        plan = solve(position, solver=solver).plan
+        assert (plan.score, plan.cards_spent) == (1, 2), solver
+    head, tiles = whole.split("[tiles]")
+    tiles = "[tiles]" + tiles.split("[rules]")[0]
+    first, opponent = round_keys.split("[[opponent]]")
+    with_round = position_from_toml(head + first + tiles + "[[opponent]]" + opponent, source="docs/cli.md")
+    assert str(with_round.supply) == "PD" and [o.name for o in with_round.opponents] == ["Anna"]
