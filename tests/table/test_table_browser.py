@@ -256,7 +256,9 @@ def test_the_share_link_offers_its_position_and_never_overwrites_the_table(brows
     other.tap("#shared-load")
     other.page.wait_for_function("(n) => document.querySelector('#notation').value === n", arg=notation)
     phone.page.wait_for_function("(n) => document.querySelector('#notation').value === n", arg=notation)
-    assert "shared position is loaded" in other.text("#toast")
+    # the toast follows the answer to the load, which may come after the live update of the notation
+    other.page.wait_for_function("() => document.querySelector('#toast-text').textContent.includes('loaded')")
+    assert other.text("#toast-text") == "the shared position is loaded"
     other.tap("#toast-undo")  # loading it was a change like any other: undo brings the table's back
     phone.page.wait_for_function("(n) => document.querySelector('#notation').value === n", arg=before)
     other.close()
