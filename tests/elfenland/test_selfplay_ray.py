@@ -147,7 +147,7 @@ def test_ray_tasks_give_the_records_of_one_process(ray_address: str) -> None:
 
 
 @pytest.mark.slow
-def test_a_stop_ends_the_ray_games_and_cancels_the_rest(ray_address: str) -> None:
+def test_a_stop_ends_the_games_on_ray_after_the_one_in_hand(ray_address: str) -> None:
     stop = threading.Event()
     played = []
     with connect("auto") as cluster:
