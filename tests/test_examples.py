@@ -126,3 +126,11 @@ def test_the_cli_benchmark_runs_fresh_processes() -> None:
 def test_the_advice_benchmark_runs_and_cross_checks() -> None:
     out = _benchmark("advice.py", "-n", "3", "--obstacles", "1", "--samples", "20", "--cpsat-every", "1")
     assert "joint plan (auto)" in out and "0 disagree" in out and "same road for seeds 1 and 2" in out
+
+
+@pytest.mark.slow
+def test_the_selfplay_benchmark_reports_games_a_minute_and_latencies_by_decision() -> None:
+    out = _benchmark("selfplay.py", "-n", "1", "--home", "--clock", "cpu", "--mixes", "greedy,greedy", "advisor,random")
+    assert "games/min/core" in out and "p99 s" in out
+    rows = {tuple(line.split()[:2]) for line in out.splitlines()}
+    assert {("greedy,greedy", "2"), ("advisor,random", "2"), ("advisor", "draw"), ("advisor", "place")} <= rows

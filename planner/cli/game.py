@@ -6,14 +6,14 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 from rich.text import Text
 
-from planner.cli.conventions import CONTEXT, EXIT_INPUT, EXIT_STOPPED, err, json_option, out, stop_on_ctrl_c
+from planner.cli.conventions import CONTEXT, EXIT_INPUT, EXIT_STOPPED, err, fail, json_option, out, stop_on_ctrl_c
 from planner.common.threads import cores
 from planner.elfenland.game.record import replay as replay_record
 from planner.elfenland.game.record import rules_dict
@@ -21,7 +21,10 @@ from planner.elfenland.game.seats import SEATS
 from planner.elfenland.game.selfplay import Game, jobs_for, selfplay, summary
 from planner.elfenland.game.state import GameRules
 from planner.elfenland.rules import Rules
-from planner.errors import NotationError
+from planner.errors import NotationError, UnsupportedError
+
+if TYPE_CHECKING:
+    from planner.common.cluster import Cluster
 
 __all__ = ["play", "replay", "review", "selfplay_command"]
 
@@ -45,14 +48,18 @@ def _seats(text: str) -> tuple[str, ...]:
 @click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True, help="The first seed.")
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=None,
               help="Processes (the same records for any number)  [default: every core, at most one a game]")
+@click.option("--ray", "ray_address", metavar="ADDRESS", default=None,
+              help="Play the games as Ray tasks (the same records): 'auto' the cluster running here, 'local' a new "
+                   "one for this run, or HOST:PORT of its head. Needs the extra: "
+                   "pip install 'elfenland-planner[cluster]'")
 @click.option("--out", "out_path", type=click.Path(dir_okay=False, path_type=Path),
               help="Write every game record here (JSON lines); the file must not exist yet.")
 @click.option("--rules", "rule_text", default="", help="Rule options, e.g. 'rounds=3,caravan=scaled'.")
 @click.option("--home", is_flag=True, help="Play the home-town variant (a secret home-town card each).")
 @click.option("--new-display", is_flag=True, help="Turn up five new face-up counters each round.")
 @json_option
-def selfplay_command(games: int, seats: str, seed: int, jobs: int | None, out_path: Path | None, rule_text: str,
-                     home: bool, new_display: bool, as_json: bool) -> None:
+def selfplay_command(games: int, seats: str, seed: int, jobs: int | None, ray_address: str | None,
+                     out_path: Path | None, rule_text: str, home: bool, new_display: bool, as_json: bool) -> None:
     """Seeded games between bots, each seed in every rotation of the seats: mean points, win rates, and each seat's
     paired difference to the first non-advisor seat with a 95 % interval.
 
@@ -60,6 +67,7 @@ def selfplay_command(games: int, seats: str, seed: int, jobs: int | None, out_pa
     Examples:
       elfenland selfplay -n 20 --seats advisor,greedy,greedy,greedy --jobs 2 --out games.jsonl
       elfenland selfplay -n 100 --seats router,greedy --json
+      elfenland selfplay -n 500 --ray auto --out games.jsonl
     """
     kinds = _seats(seats)
     try:
@@ -69,17 +77,22 @@ def selfplay_command(games: int, seats: str, seed: int, jobs: int | None, out_pa
     if out_path is not None and out_path.exists():
         raise click.BadParameter(f"{out_path} exists; choose a new file (records are never written over)",
                                  param_hint="--out")
+    if ray_address is not None and jobs is not None:
+        raise click.BadParameter("--jobs sets processes on this machine; with --ray the cluster's CPUs play",
+                                 param_hint="--jobs")
     jobs_list = jobs_for(games, kinds, seed=seed, rules=rules)
     if jobs is None:
         jobs = max(1, min(cores(), len(jobs_list)))
+    cluster = _cluster(ray_address) if ray_address is not None else None
     played: list[Game] = []
     stopped = False
-    handle = out_path.open("x", encoding="utf-8") if out_path is not None else None
+    handle = None
     try:
+        handle = out_path.open("x", encoding="utf-8") if out_path is not None else None
         with stop_on_ctrl_c() as stop, Progress(TextColumn("games"), BarColumn(), MofNCompleteColumn(),
                                                 TimeRemainingColumn(), console=err(), transient=True) as progress:
             task = progress.add_task("games", total=len(jobs_list))
-            for game in selfplay(jobs_list, processes=jobs, stop=stop):
+            for game in selfplay(jobs_list, processes=jobs, cluster=cluster, stop=stop):
                 if stop.is_set():
                     stopped = True
                     break
@@ -92,6 +105,8 @@ def selfplay_command(games: int, seats: str, seed: int, jobs: int | None, out_pa
     finally:
         if handle is not None:
             handle.close()
+        if cluster is not None:
+            cluster.close()
     document = summary(played, kinds)
     document["rules"] = rules_dict(rules)
     document["first_seed"] = seed
@@ -104,6 +119,16 @@ def selfplay_command(games: int, seats: str, seed: int, jobs: int | None, out_pa
     if stopped:
         err().print(Text("stopped: the summary covers the games finished"))
         sys.exit(EXIT_STOPPED)
+
+
+def _cluster(address: str) -> Cluster:
+    """The Ray cluster at ``address``, or the command ends with why not (exit 2); Ray is loaded only here."""
+    from planner.common.cluster import connect
+
+    try:
+        return connect(address)
+    except UnsupportedError as error:
+        fail(error)
 
 
 def _print_summary(document: dict[str, Any]) -> None:

@@ -262,7 +262,7 @@ HEAVY = ("ortools", "networkx", "multiprocessing", "concurrent.futures", "planne
          "planner.elfenland.advice", "planner.elfenland.teach", "planner.elfenland.svg", "planner.common.svg",
          "planner.table", "starlette", "uvicorn", "segno", "planner.expedition", "planner.cli.advise",
          "planner.cli.teach", "planner.cli.serve", "planner.cli.expedition", "planner.cli.board", "planner.cli.check",
-         "importlib.resources", "zipfile", "rich._emoji_codes")
+         "importlib.resources", "zipfile", "rich._emoji_codes", "ray", "planner.common.cluster")
 """What a plain ``elfenland route`` of one position never loads: each costs start-up time that only its own
 commands need (the group loads a command's module when the command runs; worker processes are for batches; the
 board is read beside its module; no emoji is ever drawn)."""

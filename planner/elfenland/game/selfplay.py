@@ -1,11 +1,12 @@
 """Self-play: seeded games between bots, each seed played in every rotation of the seats, and their summary.
 
 A game is fixed by its seed, its rules and who sits where, so the same games give the same records in one process
-or many (:func:`~planner.common.processes.ordered_map` keeps their order). The summary gives, per seat of the
-``--seats`` list, the mean final score, the win rate (a shared win counts its share) and the paired difference to
-the first seat that is not an advisor: per seed, the mean over the rotations of (this seat's points - that seat's),
-then the mean over the seeds and a 95 % confidence interval (normal, 1.96 standard errors; seeds are independent,
-the rotations of one seed are not).
+or many (:func:`~planner.common.processes.ordered_map` keeps their order), or as Ray tasks on a cluster
+(:class:`~planner.common.cluster.Cluster`, the optional ``cluster`` extra, in the same order). The summary gives,
+per seat of the ``--seats`` list, the mean final score, the win rate (a shared win counts its share) and the paired
+difference to the first seat that is not an advisor: per seed, the mean over the rotations of (this seat's points
+- that seat's), then the mean over the seeds and a 95 % confidence interval (normal, 1.96 standard errors; seeds
+are independent, the rotations of one seed are not).
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from planner.common.limits import StopLike
 from planner.common.processes import ordered_map
@@ -22,6 +23,9 @@ from planner.elfenland.game.record import build_record
 from planner.elfenland.game.seats import Seat, make_seat
 from planner.elfenland.game.state import Action, GameRules, GameState
 from planner.errors import PlannerError
+
+if TYPE_CHECKING:
+    from planner.common.cluster import Cluster
 
 __all__ = ["BotError", "Game", "GameJob", "jobs_for", "label", "play", "play_game", "selfplay", "summary"]
 
@@ -99,9 +103,14 @@ def jobs_for(games: int, seats: Sequence[str], *, seed: int = 0, rules: GameRule
     return [GameJob(seed + g, r, tuple(seats), rules) for g in range(games) for r in range(len(seats))]
 
 
-def selfplay(jobs: Sequence[GameJob], *, processes: int = 1, stop: StopLike | None = None) -> Iterator[Game]:
-    """Every game of ``jobs`` in order, in up to ``processes`` processes (the same games for any number)."""
-    yield from ordered_map(play_game, jobs, jobs=processes, stop=stop)
+def selfplay(jobs: Sequence[GameJob], *, processes: int = 1, cluster: Cluster | None = None,
+             stop: StopLike | None = None) -> Iterator[Game]:
+    """Every game of ``jobs`` in order, in up to ``processes`` processes, or as Ray tasks on ``cluster`` when one
+    is given (the same games either way: a game depends only on its job)."""
+    if cluster is not None:
+        yield from cluster.map(play_game, jobs, stop=stop)
+    else:
+        yield from ordered_map(play_game, jobs, jobs=processes, stop=stop)
 
 
 def _interval(values: Sequence[float]) -> dict[str, float | None]:
