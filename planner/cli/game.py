@@ -102,6 +102,8 @@ def selfplay_command(games: int, seats: str, seed: int, jobs: int | None, ray_ad
                     handle.flush()
                 progress.advance(task)
             stopped = stopped or stop.is_set()
+    except UnsupportedError as error:  # a game failed on a Ray cluster: the records so far are kept
+        fail(error)
     finally:
         if handle is not None:
             handle.close()

@@ -99,6 +99,18 @@ def connect(address: str) -> Cluster:
     return Cluster(ray, owned=True)
 
 
+def _result(ray: Any, ref: Any) -> Any:
+    """The task's result; a task that failed on the cluster (most often a node without the planner, or another
+    version of it) is an :class:`~planner.errors.UnsupportedError` naming the cause, not Ray's traceback."""
+    try:
+        return ray.get(ref)
+    except ray.exceptions.RayError as error:
+        lines = [line.strip() for line in str(error).splitlines() if line.strip()]
+        cause = lines[-1] if lines else type(error).__name__
+        raise UnsupportedError(f"a game failed on the Ray cluster ({cause}); every node needs this same planner "
+                               "installed (pip install 'elfenland-planner[cluster]' of this version)") from error
+
+
 class Cluster:
     """A connected Ray: :meth:`map` runs work on it; :meth:`close` (or leaving a ``with`` block) disconnects,
     and shuts down a ``local`` cluster, if :func:`connect` connected."""
@@ -133,7 +145,7 @@ class Cluster:
                         return
                 if stop is not None and stop.is_set():
                     return
-                yield ray.get(pending.popleft())
+                yield _result(ray, pending.popleft())
         finally:
             for ref in pending:  # stopped, or the caller closed the iterator early
                 ray.cancel(ref)

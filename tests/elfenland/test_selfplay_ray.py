@@ -105,6 +105,25 @@ def test_auto_without_a_cluster_says_how_to_start_one(monkeypatch: pytest.Monkey
     assert "no Ray cluster runs here" in line and "--ray local" in line
 
 
+def test_a_game_failing_on_a_node_is_one_line_naming_the_cause(monkeypatch: pytest.MonkeyPatch,
+                                                                tmp_path: Path) -> None:
+    class RayError(Exception):
+        pass
+
+    def get(ref: Any) -> Any:  # what a node without the planner answers: Ray's traceback, the cause last
+        raise RayError("ray::play() (pid=7, ip=10.0.0.7)\n  File \"worker.py\", line 3\n"
+                       "ModuleNotFoundError: No module named 'planner'\n")
+
+    task = SimpleNamespace(remote=lambda *args: object())
+    monkeypatch.setitem(sys.modules, "ray", SimpleNamespace(
+        is_initialized=lambda: True, cluster_resources=lambda: {"CPU": 2}, remote=lambda fn: task,
+        wait=lambda refs, timeout: (refs, []), get=get, cancel=lambda ref: None,
+        exceptions=SimpleNamespace(RayError=RayError)))
+    games = tmp_path / "games.jsonl"
+    line = _one_line_error(CliRunner().invoke(cli, ["selfplay", *SHORT, "--ray", "auto", "--out", str(games)]))
+    assert "No module named 'planner'" in line and "same planner" in line and "Traceback" not in line
+
+
 def test_ray_and_jobs_exclude_each_other() -> None:
     result = CliRunner().invoke(cli, ["selfplay", *SHORT, "--ray", "auto", "--jobs", "2"])
     assert result.exit_code == 2 and "--jobs" in result.output and "Traceback" not in result.output
