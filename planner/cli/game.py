@@ -131,6 +131,9 @@ def _cluster(address: str) -> Cluster:
         return connect(address)
     except UnsupportedError as error:
         fail(error)
+    except KeyboardInterrupt:  # Ctrl-C while Ray starts (a few seconds): no game played, nothing written
+        err().print(Text("stopped before the cluster was reached: no games played"))
+        sys.exit(EXIT_STOPPED)
 
 
 def _print_summary(document: dict[str, Any]) -> None:

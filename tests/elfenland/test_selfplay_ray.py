@@ -124,6 +124,17 @@ def test_a_game_failing_on_a_node_is_one_line_naming_the_cause(monkeypatch: pyte
     assert "No module named 'planner'" in line and "same planner" in line and "Traceback" not in line
 
 
+def test_ctrl_c_while_ray_starts_stops_without_a_traceback(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    def init(**kwargs: Any) -> None:
+        raise KeyboardInterrupt
+
+    _fake_ray(monkeypatch, init)
+    games = tmp_path / "games.jsonl"
+    result = CliRunner().invoke(cli, ["selfplay", *SHORT, "--ray", "auto", "--out", str(games)])
+    assert result.exit_code == 130 and "Traceback" not in result.output and not games.exists()
+    assert result.output.strip() == "stopped before the cluster was reached: no games played"
+
+
 def test_ray_and_jobs_exclude_each_other() -> None:
     result = CliRunner().invoke(cli, ["selfplay", *SHORT, "--ray", "auto", "--jobs", "2"])
     assert result.exit_code == 2 and "--jobs" in result.output and "Traceback" not in result.output
