@@ -109,15 +109,27 @@ def cold(fn: Callable[[], T]) -> Callable[[], T]:
     return run
 
 
+#: The clock of every row: wall time, or with ``--cpu`` this process's CPU time (all its threads; not the obstacle's
+#: worker processes), which a busy machine inflates less.
+CLOCK = time.perf_counter
+
+
 def timed(fn: Callable[[], T]) -> tuple[float, T]:
-    started = time.perf_counter()
+    started = CLOCK()
     result = fn()
-    return time.perf_counter() - started, result
+    return CLOCK() - started, result
 
 
-def report(name: str, times: list[float], extra: str = "") -> None:
+#: How many of the slowest positions each row names (``--worst``).
+WORST = 0
+
+
+def report(name: str, times: list[float], extra: str = "", positions: list[Position] | None = None) -> None:
     print(f"{name:<28} n={len(times):<4} median {statistics.median(times) * 1000:8.1f} ms  "
           f"p95 {percentile(times, 0.95) * 1000:8.1f} ms  max {max(times) * 1000:8.1f} ms  {extra}", flush=True)
+    if positions is not None and WORST:
+        for seconds, position in sorted(zip(times, positions, strict=True), key=lambda x: -x[0])[:WORST]:
+            print(f"    {seconds * 1000:8.1f} ms  {position}", flush=True)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -130,7 +142,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--cpsat-every", type=int, default=5, help="cross-check every k-th joint plan with CP-SAT")
     parser.add_argument("--samples", type=int, default=200, help="sampled hands per opponent for the obstacle")
     parser.add_argument("--obstacles", type=int, default=20, help="positions for the obstacle advice")
+    parser.add_argument("--worst", type=int, default=0, help="name the K slowest positions of each row")
+    parser.add_argument("--cpu", action="store_true", help="time by this process's CPU time, not the wall clock")
     args = parser.parse_args(argv)
+    global WORST, CLOCK
+    WORST = args.worst
+    CLOCK = time.process_time if args.cpu else time.perf_counter
     rng = random.Random(args.seed)
     positions = [round_position(rng) for _ in range(args.n)]
     only = set(args.only.split(","))
@@ -150,19 +167,21 @@ def main(argv: list[str] | None = None) -> int:
                f"{len(range(0, len(positions), args.cpsat_every or len(positions) + 1))} with CP-SAT, "
                f"{disagreements} disagree")
     if "place" in only:
-        report("place now (1 reply)", [timed(cold(lambda p=p: place_now(p)))[0] for p in positions])
+        report("place now (1 reply)", [timed(cold(lambda p=p: place_now(p)))[0] for p in positions],
+               positions=positions)
     kinds = {"openings": [opening(rng, 4 + i % 2) for i in range(args.commands)],
              "sparse": [sparse(rng) for _ in range(args.commands)],
              "scenarios": scenarios()}
     for kind, chosen in kinds.items():
         if kind in only:
-            report(f"place {kind}", [timed(cold(lambda p=p: place_command(p, keep=True)))[0] for p in chosen])
+            report(f"place {kind}", [timed(cold(lambda p=p: place_command(p, keep=True)))[0] for p in chosen],
+                   positions=chosen)
             report(f"place {kind} --no-keep", [timed(cold(lambda p=p: place_command(p, keep=False)))[0]
-                                              for p in chosen])
+                                              for p in chosen], positions=chosen)
     if "draw" in only:
         drawable = [p for p in positions if len(p.supply) < 5]
         drawable += [opening(rng, 4) for _ in range(args.commands)]
-        report("draw", [timed(cold(lambda p=p: advise_draw(p)))[0] for p in drawable])
+        report("draw", [timed(cold(lambda p=p: advise_draw(p)))[0] for p in drawable], positions=drawable)
     if "obstacle" in only:
         single, parallel, same = [], [], 0
         chosen = [p.replace(opponents=p.opponents[:1]) for p in positions[:args.obstacles]]
@@ -172,7 +191,7 @@ def main(argv: list[str] | None = None) -> int:
             seconds, second = timed(lambda p=position: advise_obstacle(p, samples=args.samples, seed=2, jobs=cores()))
             parallel.append(seconds)
             same += (first.effect.road if first.effect else None) == (second.effect.road if second.effect else None)
-        report(f"obstacle, {args.samples} samples, 1 job", single)
+        report(f"obstacle, {args.samples} samples, 1 job", single, positions=chosen)
         report(f"obstacle, {args.samples} samples, {cores()} jobs", parallel,
                f"same road for seeds 1 and 2: {same}/{len(chosen)}")
     return 1 if disagreements else 0

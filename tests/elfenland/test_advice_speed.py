@@ -63,7 +63,9 @@ def test_place_now_with_its_shortcuts_is_the_maximin_of_fresh_solves(position: P
     if warm:  # the same advice from a cache the first run filled
         place_now(position, solver="search")
     advice = place_now(position, solver="search")
-    assert advice.passing.worst == _naive_worst(position), str(position)
+    # Passing also meets the end of planning (everybody else passes): the route on the board as it is.
+    ended = solve(position, solver="search").plan.value
+    assert advice.passing.worst == min(_naive_worst(position), ended), str(position)
     for candidate in advice.candidates[1:]:
         assert candidate.placement is not None
         if not candidate.refuted:

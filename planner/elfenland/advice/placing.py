@@ -11,6 +11,10 @@ only adds options), so the replies tried are: a counter of every type the oppone
 plan places on, and an obstacle (if an opponent still holds one) on each road of my route that holds a counter.
 With ``replies=N`` the adversary makes N replies, each the worst for my plan of the moment (greedy).
 
+Passing has one reply more: everybody else passes too, and planning ends (it ends when all pass in a row), so the
+counters my plan still needs never reach the board. A pass is worth at most my best plan with nothing more placed
+(the route on the board as it is); a placement has no such reply, since I get another turn after it.
+
 Values compared are (score, -cards spent) of my best joint plan. Of placements that tie, the one whose road would
 hurt most to lose (an opponent's worst counter on it while I pass) goes first. Passing is reported free when it
 is as good as the best placement against the replies: a counter still in hand keeps its options open.
@@ -86,6 +90,9 @@ class Candidate:
     """(score, -cards) of my plan after the worst reply (or after the N greedy replies)."""
     refuted: bool = False
     """Whether trying replies stopped early: one already left it worse than a better candidate or than passing."""
+    ended: Plan | None = None
+    """For passing while the joint plan still places counters: my best plan if planning ends now (everybody else
+    passes too), nothing more placed; ``worst`` counts it as a reply. None otherwise."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -190,7 +197,8 @@ def after_reply(position: Position, road: str, counter: Transport | None) -> Pos
 def place_now(position: Position, *, replies: int = 1, solver: str = "auto", limit: Limit = ADVICE_LIMIT,
               stop: StopLike | None = None, seed: int = 0) -> PlaceAdvice:
     """The placement to make this turn, by one-reply maximin (``replies`` greedy replies; see the module
-    docstring), with every reply tried against passing and against the chosen move.
+    docstring), with every reply tried against passing and against the chosen move, and against passing the end
+    of planning too.
 
     Raises:
         IllegalPositionError: the position breaks the rules.
@@ -205,6 +213,10 @@ def place_now(position: Position, *, replies: int = 1, solver: str = "auto", lim
 
     joint = joint_plan(position, solver=solver, limit=limit, stop=stop, seed=seed)
     passing = _against_replies(position, joint.plan, None, replies, plan, None, ())
+    if joint.plan.placements:
+        # The others may all pass after me, which ends planning: the counters still in hand stay there.
+        ended = plan(position.replace(supply=Hand()))
+        passing = dataclasses.replace(passing, worst=min(passing.worst, ended.value), ended=ended)
     candidates: list[Candidate] = [passing]
     best: Candidate | None = None
 

@@ -368,9 +368,9 @@ class AdvisorSeat(RouterSeat):
 def advised_placement(position: Position) -> Tile | None:
     """The counter to place now by the placement advice (node-limited), or None to pass.
 
-    Where the advice passes while its joint plan still places a counter, its best placement instead: the advice
-    reads a pass as waiting for a later turn, but planning ends as soon as everybody passes in a row, and a plan
-    whose counters never reach the board collects nothing.
+    Where the advice passes while its joint plan still places a counter, its best placement instead. The advice
+    counts planning's end (everybody passes in a row) as one reply to a pass, yet still passes where a placement
+    invites a worse reply; the seat does not wait (measured: placing then changes the games, so it stays).
     """
     from planner.elfenland.advice.placing import place_now
 
