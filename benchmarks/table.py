@@ -241,6 +241,8 @@ def explain_round_trips(position: Position, count: int) -> tuple[list[float], li
 
 
 def summary(label: str, times: list[float]) -> str:
+    if not times:
+        return f"{label}: nothing timed"
     ms = [t * 1000 for t in times]
     return (f"{label}: median {statistics.median(ms):.0f} ms, p95 {percentile(ms, 0.95):.0f} ms, "
             f"max {max(ms):.0f} ms (n={len(ms)})")
@@ -302,6 +304,8 @@ def main(argv: list[str] | None = None) -> int:
             position = read_position(str(path))
             real = len(position.hand) <= HAND_SIZE
             count = args.n if real or phase == "travel" else args.puzzle_taps
+            if not count:
+                continue  # --puzzle-taps 0 (or -n 0): this scenario is not timed
             first, complete = http_round_trips(position, phase, count)
             line = (f"{phase:6} {path.name:32} {len(position.hand):2} cards  first median "
                     f"{statistics.median(first) * 1000:6.0f} ms, complete median "

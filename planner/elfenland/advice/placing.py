@@ -217,28 +217,45 @@ def place_now(position: Position, *, replies: int = 1, solver: str = "auto", lim
         # The others may all pass after me, which ends planning: the counters still in hand stay there.
         ended = plan(position.replace(supply=Hand()))
         passing = dataclasses.replace(passing, worst=min(passing.worst, ended.value), ended=ended)
-    candidates: list[Candidate] = [passing]
+    moves = list(dict.fromkeys(joint.plan.placements))
+    found: dict[Tile, Candidate] = {}
     best: Candidate | None = None
 
-    def contested(candidate: Candidate) -> tuple[tuple[int, int], tuple[int, int]]:
-        """Its worst value, then how much losing its road would hurt (the worse, the sooner to place)."""
+    def contested(candidate: Candidate) -> tuple[tuple[int, int], tuple[int, int], int]:
+        """Its worst value, then how much losing its road would hurt (the worse, the sooner to place), then the
+        plan's order (the earlier first)."""
         assert candidate.placement is not None
         losses = [r.value for r in passing.replies if r.road == candidate.placement.road and not r.obstacle]
-        return candidate.worst, (-min(losses, default=joint.plan.value)[0], -min(losses, default=joint.plan.value)[1])
+        loss = min(losses, default=joint.plan.value)
+        return candidate.worst, (-loss[0], -loss[1]), -moves.index(candidate.placement)
 
-    for move in dict.fromkeys(joint.plan.placements):
+    def after(move: Tile) -> tuple[Position, Plan]:
         start = place(position, [move])
-        # A placement worse than passing is never advised (passing wins then): passing's worst is a floor too.
-        floor = passing.worst if best is None else max(best.worst, passing.worst)
         # The joint plan, this counter placed, is the plan after it: placing one of its counters early takes
         # nothing away, and nothing better is possible (any plan after it is one of the position before).
-        first = _walked(start, joint.plan, move) or plan(start)
-        candidate = _against_replies(start, first, move, replies, plan, floor, passing.replies)
-        candidates.append(candidate)
+        return start, _walked(start, joint.plan, move) or plan(start)
+
+    order = moves
+    if replies == 1 and len(moves) > 1:
+        # Best first: each move's first reply (which trying it starts with anyway; the cache keeps its solve) bounds
+        # its worst from above, and the move with the best bound, tried first, refutes the others soonest. The
+        # advice is the same in any order: a move whose worst is the best one is never refuted.
+        bounds = {move: _against_replies(*after(move), move, 1, plan, _NEVER, passing.replies).worst
+                  for move in moves}
+        order = sorted(moves, key=lambda m: bounds[m], reverse=True)
+    for move in order:
+        # A placement worse than passing is never advised (passing wins then): passing's worst is a floor too.
+        floor = passing.worst if best is None else max(best.worst, passing.worst)
+        candidate = _against_replies(*after(move), move, replies, plan, floor, passing.replies)
+        found[move] = candidate
         if not candidate.refuted and (best is None or contested(candidate) > contested(best)):
             best = candidate
     now = passing if best is None or passing.worst > best.worst else best
-    return PlaceAdvice(position, joint, now, passing, tuple(candidates), replies)
+    return PlaceAdvice(position, joint, now, passing, (passing, *(found[m] for m in moves)), replies)
+
+
+#: A floor no reply reaches: trying a move against it stops at its first reply.
+_NEVER = (1 << 30, 0)
 
 
 def _walked(position: Position, plan: Plan, move: Tile | None) -> Plan | None:

@@ -17,14 +17,13 @@ from planner.common.limits import Budget, Limit, StopLike
 from planner.elfenland.plan import Plan
 from planner.elfenland.position import Position
 from planner.elfenland.solvers import Solution, solve
-from planner.elfenland.solvers.auto import PUZZLE_CARDS
-from planner.elfenland.solvers.search import solve_search
+from planner.elfenland.solvers.auto import PUZZLE_CARDS, race
 
 __all__ = ["CACHE_SIZE", "SEARCH_FIRST_NODES", "cached_joint", "clear_cache", "position_key"]
 
-#: Search nodes an advice solve spends alone before it is handed to the solvers' race (about 0.25 s on an idle
-#: machine, the race's own head start). Nodes, not seconds: on a busy machine a real-game solve that needs a few
-#: thousand nodes no longer passes the race's 0.3 s and waits for ortools to load (3-7 s there) and CP-SAT.
+#: Search nodes an advice solve spends alone before CP-SAT may join it in the solvers' race (about 0.25 s on an
+#: idle machine, the race's own head start). Nodes, not seconds: on a busy machine a real-game solve that needs a
+#: few thousand nodes no longer passes the race's 0.3 s and waits for ortools to load (3-7 s there) and CP-SAT.
 SEARCH_FIRST_NODES = 5000
 #: Solutions kept: a plan phase's advice solves 10 to 30 positions, a draw 7; a few taps' worth stay. Not more: the
 #: collector's sweeps over a great many live objects slow every solve (see ``_board_options`` in the search).
@@ -69,10 +68,14 @@ def cached_joint(position: Position, *, solver: str, limit: Limit, stop: StopLik
         plans = tuple(Plan.of(position, p.steps, proven=p.proven, solver=p.solver, placements=p.placements)
                       for p in solution.plans)
         return Solution(plans, solution.status, solution.bound, solution.solver, 0.0, dict(solution.stats))
-    first = _search_first(position, limit=limit, stop=stop, alternatives=alternatives) \
-        if solver == "auto" and not position.rules.strict and len(position.hand) < PUZZLE_CARDS else None
-    solution = first or solve(position, solver=solver, limit=limit, stop=stop, seed=seed, joint=True,
-                              alternatives=alternatives)
+    if solver == "auto" and not position.rules.strict and len(position.hand) < PUZZLE_CARDS:
+        # One search from the first node: CP-SAT joins it only after SEARCH_FIRST_NODES (and the race's head
+        # start), so a solve that needs a few thousand nodes never waits for ortools on a busy machine.
+        solution = race(position, alternatives=alternatives, budget=Budget(limit, stop), seed=seed, joint=True,
+                        search_nodes=SEARCH_FIRST_NODES)
+    else:
+        solution = solve(position, solver=solver, limit=limit, stop=stop, seed=seed, joint=True,
+                         alternatives=alternatives)
     if solution.proven:
         with _lock:
             _cache[key] = (position, solution)
@@ -80,11 +83,3 @@ def cached_joint(position: Position, *, solver: str, limit: Limit, stop: StopLik
                 _cache.popitem(last=False)
     return solution
 
-
-def _search_first(position: Position, *, limit: Limit, stop: StopLike | None, alternatives: int) -> Solution | None:
-    """The search alone for ``SEARCH_FIRST_NODES`` nodes (within ``limit``): its solution when it proves it or
-    was stopped, else None (the solvers' race takes over)."""
-    nodes = SEARCH_FIRST_NODES if limit.nodes is None else min(limit.nodes, SEARCH_FIRST_NODES)
-    budget = Budget(Limit(time=limit.time, nodes=nodes), stop)
-    solution = solve_search(position, alternatives=alternatives, budget=budget, joint=True)
-    return solution if solution.proven or budget.stopped else None
