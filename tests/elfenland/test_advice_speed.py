@@ -15,8 +15,10 @@ from brute import brute_force, brute_force_joint
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from planner.common import processes
 from planner.common.limits import Budget, Limit
 from planner.elfenland.advice import solving
+from planner.elfenland.advice.drawing import advise_draw
 from planner.elfenland.advice.placing import after_reply, joint_plan, place_now, replies_to
 from planner.elfenland.advice.solving import clear_cache
 from planner.elfenland.plan import place, verify
@@ -171,3 +173,20 @@ def test_trying_the_best_bounded_move_first_keeps_the_plans_order_among_ties(not
 @settings(max_examples=strategies.examples(40), deadline=None)
 def test_trying_the_best_bounded_move_first_advises_what_trying_every_move_fully_does(position: Position) -> None:
     _advises_as_trying_every_move_fully(position)
+
+
+@pytest.mark.slow
+def test_the_draw_advice_is_the_same_with_its_solves_in_worker_processes() -> None:
+    position = Position.from_str("- ELV PPEECTTD - 1 supply=PETD")  # an opening: six solves of some weight
+    clear_cache()
+    alone = advise_draw(position, solver="search")
+    clear_cache()
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(processes, "idle_cores", lambda: 2)
+        patch.setattr(processes, "workers_for", lambda costs, **kwargs: 2)
+        shared = advise_draw(position, solver="search")
+    assert [(o.counter, o.score, o.cards) for o in shared.options] == [(o.counter, o.score, o.cards)
+                                                                       for o in alone.options]
+    for option in shared.options:
+        if option.plan is not None:
+            verify(option.plan.position, option.plan.steps)

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from planner.common.limits import Limit, StopLike
 from planner.elfenland.advice.placing import ADVICE_LIMIT, joint_plan
 from planner.elfenland.advice.pools import unseen_counters
+from planner.elfenland.advice.solving import cached_joints
 from planner.elfenland.plan import Plan
 from planner.elfenland.position import Hand, Position
 from planner.elfenland.rules import COUNTER_TRANSPORTS, SUPPLY_LIMIT, Transport
@@ -70,28 +71,31 @@ def advise_draw(position: Position, *, solver: str = "auto", limit: Limit = ADVI
     if len(position.supply) >= SUPPLY_LIMIT:
         raise IllegalPositionError([f"the supply holds {len(position.supply)} counters: a player holds at most "
                                     f"{SUPPLY_LIMIT}, so there is nothing left to draw"])
-    plans: dict[Transport, Plan] = {}
+    unseen = unseen_counters(position)
 
-    def with_counter(transport: Transport, *, face_up: bool) -> Plan:
-        """My joint plan with ``transport`` drawn (from the display, or blind: the joint plan does not depend on
-        the display, so one plan serves both)."""
-        if transport not in plans:
-            one = Hand.of([transport])
-            display = position.display.without(one) if face_up else position.display
-            more = position.replace(supply=position.supply + one, display=display)
-            plans[transport] = joint_plan(more, solver=solver, limit=limit, stop=stop, seed=seed).plan
-        return plans[transport]
+    def with_counter(transport: Transport) -> Position:
+        """The position with ``transport`` drawn (from the display when it lies there, else blind: the joint plan
+        does not depend on the display, so one plan serves both)."""
+        one = Hand.of([transport])
+        display = position.display.without(one) if position.display[transport] else position.display
+        return position.replace(supply=position.supply + one, display=display)
 
-    now = joint_plan(position, solver=solver, limit=limit, stop=stop, seed=seed).plan
+    solved = joint_plan(position, solver=solver, limit=limit, stop=stop, seed=seed)
+    now = solved.plan
+    drawn = [t for t in COUNTER_TRANSPORTS if position.display[t] or unseen[t]]
+    # With a counter more, a joint solve takes about as long again as without (up to three times): the estimate
+    # that decides whether worker processes pay.
+    solutions = cached_joints([with_counter(t) for t in drawn], solver=solver, limit=limit, stop=stop, seed=seed,
+                              each=2 * solved.elapsed)
+    plans = {t: solution.plan for t, solution in zip(drawn, solutions, strict=True)}
     options = []
     for t in COUNTER_TRANSPORTS:
         if position.display[t]:
-            plan = with_counter(t, face_up=True)
+            plan = plans[t]
             options.append(DrawOption(t, plan.score, plan.cards_spent, plan))
-    unseen = unseen_counters(position)
     if len(unseen):
         chances = {t: unseen[t] / len(unseen) for t in COUNTER_TRANSPORTS if unseen[t]}
-        blind = {t: with_counter(t, face_up=False) for t in chances}
+        blind = {t: plans[t] for t in chances}
         # Whole-number sums divided once: a blind draw as good as a face-up counter in every case ties it exactly.
         score = sum(unseen[t] * blind[t].score for t in blind) / len(unseen)
         cards = sum(unseen[t] * blind[t].cards_spent for t in blind) / len(unseen)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Hashable
+from collections.abc import Hashable, Sequence
 
 from planner.common.limits import Budget, Limit, StopLike
 from planner.elfenland.plan import Plan
@@ -19,7 +19,7 @@ from planner.elfenland.position import Position
 from planner.elfenland.solvers import Solution, solve
 from planner.elfenland.solvers.auto import PUZZLE_CARDS, race
 
-__all__ = ["CACHE_SIZE", "SEARCH_FIRST_NODES", "cached_joint", "clear_cache", "position_key"]
+__all__ = ["CACHE_SIZE", "SEARCH_FIRST_NODES", "cached_joint", "cached_joints", "clear_cache", "position_key"]
 
 #: Search nodes an advice solve spends alone before CP-SAT may join it in the solvers' race (about 0.25 s on an
 #: idle machine, the race's own head start). Nodes, not seconds: on a busy machine a real-game solve that needs a
@@ -77,9 +77,51 @@ def cached_joint(position: Position, *, solver: str, limit: Limit, stop: StopLik
         solution = solve(position, solver=solver, limit=limit, stop=stop, seed=seed, joint=True,
                          alternatives=alternatives)
     if solution.proven:
-        with _lock:
-            _cache[key] = (position, solution)
-            while len(_cache) > CACHE_SIZE:
-                _cache.popitem(last=False)
+        _remember(key, position, solution)
     return solution
+
+
+def _remember(key: Hashable, position: Position, solution: Solution) -> None:
+    with _lock:
+        _cache[key] = (position, solution)
+        while len(_cache) > CACHE_SIZE:
+            _cache.popitem(last=False)
+
+
+def cached_joints(positions: Sequence[Position], *, solver: str, limit: Limit, stop: StopLike | None, seed: int,
+                  each: float) -> list[Solution]:
+    """:func:`cached_joint` of every position (one plan each), in order; those not in the cache side by side in
+    forks of this process when their estimated cost (``each`` seconds apiece) pays for starting them
+    (:func:`~planner.common.processes.workers_for`) and a fork is safe (no other thread, no OR-Tools loaded), their
+    proven solutions then kept here too. The answers are the same in one process or several.
+
+    Raises:
+        IllegalPositionError: a position breaks the rules.
+        SolverError: a solver failed (a bug).
+    """
+    from planner.common.processes import FORK_START, idle_cores, ordered_map, start_seconds, workers_for
+
+    def key(position: Position) -> Hashable:
+        return (position_key(position), solver, seed, 1)
+
+    with _lock:
+        missing = list(dict.fromkeys(key(p) for p in positions if key(p) not in _cache))
+    # Only forks of this process: a fork server's start outweighs a few solves, and a library caller's script
+    # without a main guard could not start one.
+    forks = start_seconds() <= FORK_START
+    jobs = workers_for([each] * len(missing), cores=idle_cores(), start=FORK_START) \
+        if forks and len(missing) > 1 else 1
+    if jobs > 1:
+        first = {key(p): p for p in reversed(positions)}  # the first position asked for each key
+        tasks = [(first[k], solver, limit, seed) for k in missing]
+        for k, solution in zip(missing, ordered_map(_solve_task, tasks, jobs=jobs, stop=stop), strict=True):
+            if solution.proven:
+                _remember(k, first[k], solution)
+    return [cached_joint(p, solver=solver, limit=limit, stop=stop, seed=seed, alternatives=1) for p in positions]
+
+
+def _solve_task(task: tuple[Position, str, Limit, int], stop: StopLike | None) -> Solution:
+    """One joint solve in a worker process (see :func:`cached_joints`)."""
+    position, solver, limit, seed = task
+    return cached_joint(position, solver=solver, limit=limit, stop=stop, seed=seed, alternatives=1)
 
