@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 import strategies
 from brute import brute_force, brute_force_joint
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from planner.common import processes
@@ -23,7 +23,8 @@ from planner.elfenland.advice.placing import after_reply, joint_plan, place_now,
 from planner.elfenland.advice.solving import clear_cache
 from planner.elfenland.plan import place, verify
 from planner.elfenland.position import Hand, Position, Tile
-from planner.elfenland.rules import COUNTER_TRANSPORTS, COUNTERS
+from planner.elfenland.advice.pools import unseen_counters
+from planner.elfenland.rules import COUNTER_TRANSPORTS, COUNTERS, SUPPLY_LIMIT, Transport
 from planner.elfenland.solvers import Solution, solve
 from planner.elfenland.solvers.auto import Team, race
 from planner.elfenland.solvers.common import Move
@@ -190,3 +191,47 @@ def test_the_draw_advice_is_the_same_with_its_solves_in_worker_processes() -> No
     for option in shared.options:
         if option.plan is not None:
             verify(option.plan.position, option.plan.steps)
+
+
+def _fresh_draw_values(position: Position) -> dict[Transport | None, tuple[float, float]]:
+    """Each face-up counter's (score, cards) and the blind draw's expectation, every joint plan solved afresh."""
+    unseen = unseen_counters(position)
+
+    def value(t: Transport) -> tuple[int, int]:
+        plan = solve(position.replace(supply=position.supply + Hand.of([t])), solver="search", joint=True).plan
+        return plan.score, plan.cards_spent
+
+    found: dict[Transport | None, tuple[float, float]] = {t: value(t) for t in COUNTER_TRANSPORTS
+                                                            if position.display[t]}
+    if len(unseen):
+        values = {t: value(t) for t in COUNTER_TRANSPORTS if unseen[t]}
+        found[None] = (sum(unseen[t] * v[0] for t, v in values.items()) / len(unseen),
+                       sum(unseen[t] * v[1] for t, v in values.items()) / len(unseen))
+    return found
+
+
+@given(joint_positions(), st.lists(st.sampled_from(COUNTER_TRANSPORTS), max_size=5))
+@settings(max_examples=strategies.examples(40), deadline=None)
+def test_each_draw_is_worth_a_fresh_joint_solve_with_that_counter(position: Position,
+                                                                  display: list[Transport]) -> None:
+    # The draws a counter that does no more than another leaves equal to my plan now are not solved: their
+    # values must still be those of their own solves.
+    position = position.replace(display=Hand.of(display))
+    assume(len(position.supply) < SUPPLY_LIMIT and not position.problems())
+    clear_cache()
+    advice = advise_draw(position, solver="search")
+    assert {o.counter: (o.score, o.cards) for o in advice.options} == _fresh_draw_values(position), str(position)
+    for option in advice.options:
+        if option.plan is not None:
+            verify(option.plan.position, option.plan.steps)
+
+
+@pytest.mark.parametrize("notation", ["- ELV RR - 1 supply=P,display=PECUT", "- ELV RR - 1 supply=ED,display=PUTD"])
+def test_draws_no_card_can_use_are_worth_the_plan_now(notation: str) -> None:
+    # Too few cards for a caravan (3) and none of the counters' own: no counter drawn changes the plan, and the
+    # counters that only a caravan would pay are settled by those that go everywhere (troll wagon, dragon).
+    position = Position.from_str(notation)
+    clear_cache()
+    advice = advise_draw(position, solver="search")
+    assert {o.counter: (o.score, o.cards) for o in advice.options} == _fresh_draw_values(position)
+    assert all(o.value == (advice.now.score, -advice.now.cards_spent) for o in advice.options)

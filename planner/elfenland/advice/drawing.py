@@ -17,7 +17,7 @@ from planner.elfenland.advice.pools import unseen_counters
 from planner.elfenland.advice.solving import cached_joints
 from planner.elfenland.plan import Plan
 from planner.elfenland.position import Hand, Position
-from planner.elfenland.rules import COUNTER_TRANSPORTS, SUPPLY_LIMIT, Transport
+from planner.elfenland.rules import COSTS, COUNTER_TRANSPORTS, SUPPLY_LIMIT, Terrain, Transport
 from planner.errors import IllegalPositionError
 
 __all__ = ["DrawAdvice", "DrawOption", "advise_draw"]
@@ -83,11 +83,20 @@ def advise_draw(position: Position, *, solver: str = "auto", limit: Limit = ADVI
     solved = joint_plan(position, solver=solver, limit=limit, stop=stop, seed=seed)
     now = solved.plan
     drawn = [t for t in COUNTER_TRANSPORTS if position.display[t] or unseen[t]]
+    above = _dominating(position, drawn)
     # With a counter more, a joint solve takes about as long again as without (up to three times): the estimate
     # that decides whether worker processes pay.
-    solutions = cached_joints([with_counter(t) for t in drawn], solver=solver, limit=limit, stop=stop, seed=seed,
+    first = [t for t in drawn if not above[t]]
+    solutions = cached_joints([with_counter(t) for t in first], solver=solver, limit=limit, stop=stop, seed=seed,
                               each=2 * solved.elapsed)
-    plans = {t: solution.plan for t, solution in zip(drawn, solutions, strict=True)}
+    plans = {t: solution.plan for t, solution in zip(first, solutions, strict=True)}
+    for t in sorted((t for t in drawn if above[t]), key=lambda t: -len(COSTS[t])):
+        # Between my plan now and the plan with a counter that can do all it does: equal to both when those are.
+        if any(plans[u].objective == now.objective for u in above[t] if u in plans):
+            plans[t] = Plan.of(with_counter(t), now.steps, proven=now.proven, solver=now.solver,
+                               placements=now.placements)
+        else:
+            plans[t] = joint_plan(with_counter(t), solver=solver, limit=limit, stop=stop, seed=seed).plan
     options = []
     for t in COUNTER_TRANSPORTS:
         if position.display[t]:
@@ -102,3 +111,24 @@ def advise_draw(position: Position, *, solver: str = "auto", limit: Limit = ADVI
         options.append(DrawOption(None, score, cards, None, chances))
     options.sort(key=lambda o: (o.value, o.counter is not None), reverse=True)
     return DrawAdvice(position, now, tuple(options))
+
+
+def _dominating(position: Position, drawn: list[Transport]) -> dict[Transport, list[Transport]]:
+    """Per counter type drawn, the other types drawn whose counter does all it does for me, so that my best joint
+    plan with it is no better than with them: it only ever goes by caravan (my cards cannot pay it on any terrain),
+    and they go on every terrain it goes on, their caravans no dearer. Caravans of the strict rule depend on the
+    cards held, so there none is dominated."""
+    found: dict[Transport, list[Transport]] = {t: [] for t in drawn}
+    if position.rules.strict:
+        return found
+    rules = position.rules
+    for t in drawn:
+        if position.hand[t] >= min(COSTS[t].values()):
+            continue  # my cards pay it somewhere
+
+        def price(u: Transport, terrain: Terrain) -> int:
+            return rules.caravan_cost(COSTS[u][terrain], obstacle=False)
+
+        found[t] = [u for u in drawn if u is not t and all(terrain in COSTS[u] and price(u, terrain) <= price(t, terrain)
+                                                           for terrain in COSTS[t])]
+    return found

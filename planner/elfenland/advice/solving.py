@@ -24,7 +24,7 @@ __all__ = ["CACHE_SIZE", "SEARCH_FIRST_NODES", "cached_joint", "cached_joints", 
 #: Search nodes an advice solve spends alone before CP-SAT may join it in the solvers' race (about 0.25 s on an
 #: idle machine, the race's own head start). Nodes, not seconds: on a busy machine a real-game solve that needs a
 #: few thousand nodes no longer passes the race's 0.3 s and waits for ortools to load (3-7 s there) and CP-SAT.
-SEARCH_FIRST_NODES = 5000
+SEARCH_FIRST_NODES = 30_000
 #: Solutions kept: a plan phase's advice solves 10 to 30 positions, a draw 7; a few taps' worth stay. Not more: the
 #: collector's sweeps over a great many live objects slow every solve (see ``_board_options`` in the search).
 CACHE_SIZE = 512
