@@ -20,10 +20,10 @@ from planner.common.limits import Budget, Limit
 from planner.elfenland.advice import solving
 from planner.elfenland.advice.drawing import advise_draw
 from planner.elfenland.advice.placing import after_reply, joint_plan, place_now, replies_to
+from planner.elfenland.advice.pools import unseen_counters
 from planner.elfenland.advice.solving import clear_cache
 from planner.elfenland.plan import place, verify
 from planner.elfenland.position import Hand, Position, Tile
-from planner.elfenland.advice.pools import unseen_counters
 from planner.elfenland.rules import COUNTER_TRANSPORTS, COUNTERS, SUPPLY_LIMIT, Transport
 from planner.elfenland.solvers import Solution, solve
 from planner.elfenland.solvers.auto import Team, race

@@ -122,13 +122,14 @@ def _dominating(position: Position, drawn: list[Transport]) -> dict[Transport, l
     if position.rules.strict:
         return found
     rules = position.rules
+
+    def price(u: Transport, terrain: Terrain) -> int:
+        return rules.caravan_cost(COSTS[u][terrain], obstacle=False)
+
+    def does_all(u: Transport, t: Transport) -> bool:
+        return all(terrain in COSTS[u] and price(u, terrain) <= price(t, terrain) for terrain in COSTS[t])
+
     for t in drawn:
-        if position.hand[t] >= min(COSTS[t].values()):
-            continue  # my cards pay it somewhere
-
-        def price(u: Transport, terrain: Terrain) -> int:
-            return rules.caravan_cost(COSTS[u][terrain], obstacle=False)
-
-        found[t] = [u for u in drawn if u is not t and all(terrain in COSTS[u] and price(u, terrain) <= price(t, terrain)
-                                                           for terrain in COSTS[t])]
+        if position.hand[t] < min(COSTS[t].values()):  # my cards pay it nowhere
+            found[t] = [u for u in drawn if u is not t and does_all(u, t)]
     return found
