@@ -113,29 +113,29 @@ def test_a_joint_plan_cpsat_may_join_from_the_first_node_is_the_same(position: P
 def test_cpsat_joins_an_advice_solve_only_after_its_nodes_alone(nodes: int) -> None:
     # One search from the first node (no second search from scratch): CP-SAT may join only once it has run
     # ``search_nodes`` nodes. A stand-in CP-SAT notes the node count it joined at and proves nothing.
-    position = Position.from_str("- ELV PPEEECCD - 1 supply=PECUD")  # an opening: thousands of nodes
+    opening = Position.from_str("- ELV PPEEECCD - 1 supply=PECUD")  # an opening: thousands of nodes
     polled: list[int] = []
     joined: list[int] = []
 
-    def search(at: Position, **kwargs: Any) -> Solution:
+    def search(position: Position, **kwargs: Any) -> Solution:
         poll = kwargs["interrupt"]
 
         def noted(count: int, best_moves: Callable[[], tuple[Move, ...]]) -> bool:
             polled.append(count)
             return bool(poll(count, best_moves))
 
-        return solve_search(at, **{**kwargs, "interrupt": noted})
+        return solve_search(position, **{**kwargs, "interrupt": noted})
 
-    def cpsat(at: Position, **kwargs: Any) -> Solution:
+    def cpsat(position: Position, **kwargs: Any) -> Solution:
         joined.append(polled[-1])
-        return solve_search(at, limit=Limit(nodes=1), joint=True)
+        return solve_search(position, limit=Limit(nodes=1), joint=True)
 
     team = Team(search=search, cpsat=cpsat, load_ortools=lambda: None)
-    raced = race(position, alternatives=1, budget=Budget(Limit(time=60)), seed=0, joint=True, team=team,
+    raced = race(opening, alternatives=1, budget=Budget(Limit(time=60)), seed=0, joint=True, team=team,
                  search_alone=0.0, search_nodes=nodes)
     assert raced.proven and max(polled) > 3000
     assert joined == [min(c for c in polled if c >= nodes)]
-    assert raced.plan.objective == solve_search(position, joint=True).plan.objective
+    assert raced.plan.objective == solve_search(opening, joint=True).plan.objective
 
 
 OPENINGS = ["- ELV PPEEC - 1 supply=PEC", "- ELV PEUTD - 1 supply=PEUT", "- ELV PPEEUU - 1 supply=PEU"]
