@@ -8,7 +8,9 @@ Positions are what a real game produces while counters are drawn and placed: 8 c
 in the supply, 0 to 27 on the board, a display of 5, one or two opponents with points. The joint plan is solved by
 both solvers on a part of them (``--cpsat-every``) to count disagreements. The obstacle advice is run with two seeds
 of 200 samples each, and the share of positions where both pick the same road is printed. ``openings`` (round 1,
-an empty board, 8 cards, 4 or 5 counters), ``sparse`` (1 to 6 counters on the board), ``scenarios`` (the bundled
+an empty board, 8 cards, 4 or 5 counters), ``sparse`` (1 to 6 counters on the board), ``round3`` (the first planning
+turn of round 3 in seeded games of 3 and 4 greedy seats; the draw row takes their first draw turns too),
+``scenarios`` (the bundled
 ones with a supply of DDUTE) and ``puzzle`` (scenario 17's 16 cards with DDUTT) time what ``elfenland place`` does:
 place now, the risks, and the keep advice with its own 6-plan joint solve, each position once cold (an empty solve
 cache) and once with the keep advice off. ``--cpu`` times this process's CPU instead of the wall clock (a busy
@@ -45,6 +47,7 @@ from planner.elfenland.generate import random_position
 from planner.elfenland.inputs import read_position
 from planner.elfenland.position import Hand, Opponent, Position
 from planner.elfenland.rules import COUNTER_TRANSPORTS, COUNTERS, DECK, TRANSPORTS
+from planner.errors import Problem
 
 T = TypeVar("T")
 
@@ -93,6 +96,33 @@ def scenarios() -> list[Position]:
         if 8 <= len(position.hand) <= 16 and not position.problems():
             found.append(position)
     return found
+
+
+def round_three(seed: int, players: int, phase: str) -> Position:
+    """What a player sees at a turn of ``phase`` (``draw`` or ``plan``) in round 3 of a game of ``players`` greedy
+    seats (seeded): the phase's turn ``seed % (2 * players)``, so from an empty board to two counters a player."""
+    from planner.elfenland.game.engine import apply, position_of, view
+    from planner.elfenland.game.seats import make_seat
+    from planner.elfenland.game.selfplay import new_seat_game
+
+    kinds = ["greedy"] * players
+    state = new_seat_game(seed, kinds)
+    seats = [make_seat(kind, f"{seed}/{i}") for i, kind in enumerate(kinds)]
+    skip = seed % (2 * players)
+    while not state.over:
+        if state.round == 3 and state.phase.value == phase:
+            if not skip:
+                break
+            skip -= 1
+        after = apply(state, seats[state.turn].choose(view(state, state.turn)))
+        assert not isinstance(after, Problem), after
+        state = after
+    return position_of(view(state, state.turn), advice=True)
+
+
+def round_threes(count: int, phase: str) -> list[Position]:
+    """``count`` round-3 positions of 3- and 4-player games, in turn (seeds 0, 1, ...)."""
+    return [round_three(seed, 3 + seed % 2, phase) for seed in range(count)]
 
 
 def puzzle() -> list[Position]:
@@ -144,7 +174,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("-n", type=int, default=100, help="positions")
     parser.add_argument("--seed", type=int, default=2026)
-    parser.add_argument("--only", default="joint,place,draw,obstacle,openings,sparse,scenarios,puzzle",
+    parser.add_argument("--only", default="joint,place,draw,obstacle,openings,sparse,round3,scenarios,puzzle",
                         help="measurements, comma-separated")
     parser.add_argument("--commands", type=int, default=20, help="positions of each kind for the place command")
     parser.add_argument("--cpsat-every", type=int, default=5, help="cross-check every k-th joint plan with CP-SAT")
@@ -179,7 +209,7 @@ def main(argv: list[str] | None = None) -> int:
                positions=positions)
     kinds = {"openings": [opening(rng, 4 + i % 2) for i in range(args.commands)],
              "sparse": [sparse(rng) for _ in range(args.commands)],
-             "scenarios": scenarios(), "puzzle": puzzle()}
+             "round3": round_threes(args.commands, "plan"), "scenarios": scenarios(), "puzzle": puzzle()}
     for kind, chosen in kinds.items():
         if kind in only:
             report(f"place {kind}", [timed(cold(lambda p=p: place_command(p, keep=True)))[0] for p in chosen],
@@ -189,6 +219,7 @@ def main(argv: list[str] | None = None) -> int:
     if "draw" in only:
         drawable = [p for p in positions if len(p.supply) < 5]
         drawable += [opening(rng, 4) for _ in range(args.commands)]
+        drawable += [p for p in round_threes(args.commands, "draw") if len(p.supply) < 5]
         report("draw", [timed(cold(lambda p=p: advise_draw(p)))[0] for p in drawable], positions=drawable)
     if "obstacle" in only:
         single, parallel, same = [], [], 0
