@@ -84,9 +84,9 @@ def advise_draw(position: Position, *, solver: str = "auto", limit: Limit = ADVI
     now = solved.plan
     drawn = [t for t in COUNTER_TRANSPORTS if position.display[t] or unseen[t]]
     above = _dominating(position, drawn)
+    first = [t for t in drawn if not above[t]]
     # With a counter more, a joint solve takes about as long again as without (up to three times): the estimate
     # that decides whether worker processes pay.
-    first = [t for t in drawn if not above[t]]
     solutions = cached_joints([with_counter(t) for t in first], solver=solver, limit=limit, stop=stop, seed=seed,
                               each=2 * solved.elapsed)
     plans = {t: solution.plan for t, solution in zip(first, solutions, strict=True)}
