@@ -6,6 +6,7 @@
     python benchmarks/table.py --screenshots docs/    # write the pictures of docs/table.md
     python benchmarks/table.py --cancel --puzzle-taps 3   # a tap that stops an older one's work, on the puzzle
     python benchmarks/table.py --explain -n 12        # travel: a tap until "Why this route?" is worked out
+    python benchmarks/table.py --positions round3 --browser   # round-3 turns of 3-4-player games (or openings)
 
 Each scenario is served on the loopback by a real server, in the phase measured; each tap adds or removes a card
 of the hand (so the advice really changes and is worked out and drawn again), alternating so the hand stays the
@@ -240,7 +241,26 @@ def explain_round_trips(position: Position, count: int) -> tuple[list[float], li
     return served, alone, mine
 
 
+def served_positions(kind: str, phase: str, count: int) -> list[tuple[str, Position]]:
+    """The positions to serve: the bundled scenarios by file name, or ``count`` generated ones (openings with 4
+    and 5 counters, or round-3 turns of ``phase``, the travel phase taking the plan phase's) by kind and number."""
+    if kind == "scenarios":
+        return [(path.name, read_position(str(path))) for path in sorted((ROOT / "scenarios").glob("*.toml"))]
+    import random
+
+    from advice import opening, round_threes  # benchmarks/advice.py, beside this script
+
+    if kind == "openings":
+        rng = random.Random(2026)
+        found = [opening(rng, 4 + i % 2) for i in range(count)]
+    else:
+        found = round_threes(count, "draw" if phase == "draw" else "plan")
+    return [(f"{kind} {i + 1}", position) for i, position in enumerate(found)]
+
+
 def summary(label: str, times: list[float]) -> str:
+    if not times:
+        return f"{label}: nothing timed"
     ms = [t * 1000 for t in times]
     return (f"{label}: median {statistics.median(ms):.0f} ms, p95 {percentile(ms, 0.95):.0f} ms, "
             f"max {max(ms):.0f} ms (n={len(ms)})")
@@ -251,6 +271,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("-n", type=int, default=12, help="taps per scenario and phase")
     parser.add_argument("--puzzle-taps", type=int, default=2, help="taps for the puzzles in the draw and plan phases")
     parser.add_argument("--phases", default=",".join(PHASES), help="phases to time, comma-separated")
+    parser.add_argument("--positions", choices=("scenarios", "openings", "round3"), default="scenarios",
+                        help="the bundled scenarios; round-1 openings (an empty board, 8 cards, 4-5 counters); or "
+                        "round-3 positions of seeded 3- and 4-player games (benchmarks/advice.py)")
+    parser.add_argument("--count", type=int, default=6, help="positions for --positions openings or round3")
     parser.add_argument("--browser", action="store_true", help="also time the round trip in Chromium")
     parser.add_argument("--screenshots", type=Path, help="write the pictures of docs/table.md to this folder")
     parser.add_argument("--explain", action="store_true", help="only time the travel phase's explanation, on the "
@@ -298,12 +322,13 @@ def main(argv: list[str] | None = None) -> int:
     for phase in args.phases.split(","):
         game: dict[str, list[float]] = {"first": [], "complete": [], "browser": []}
         everything: dict[str, list[float]] = {"first": [], "complete": []}
-        for path in sorted((ROOT / "scenarios").glob("*.toml")):
-            position = read_position(str(path))
+        for name, position in served_positions(args.positions, phase, args.count):
             real = len(position.hand) <= HAND_SIZE
             count = args.n if real or phase == "travel" else args.puzzle_taps
+            if not count:
+                continue  # --puzzle-taps 0 (or -n 0): this scenario is not timed
             first, complete = http_round_trips(position, phase, count)
-            line = (f"{phase:6} {path.name:32} {len(position.hand):2} cards  first median "
+            line = (f"{phase:6} {name:32} {len(position.hand):2} cards  first median "
                     f"{statistics.median(first) * 1000:6.0f} ms, complete median "
                     f"{statistics.median(complete) * 1000:6.0f} ms (n={count})")
             everything["first"] += first

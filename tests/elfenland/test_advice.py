@@ -25,7 +25,7 @@ from planner.elfenland.advice.placing import after_reply, joint_plan, place_now,
 from planner.elfenland.generate import random_position
 from planner.elfenland.plan import Plan, place, verify
 from planner.elfenland.position import Hand, Opponent, Position, Tile
-from planner.elfenland.rules import COUNTER_TRANSPORTS, COUNTERS, KEEP_LIMIT, Rules, Transport, can_carry
+from planner.elfenland.rules import COUNTER_TRANSPORTS, COUNTERS, KEEP_LIMIT, Rules, Terrain, Transport, can_carry
 from planner.elfenland.solvers import solve
 from planner.errors import IllegalPlacementError, IllegalPositionError
 
@@ -167,13 +167,20 @@ def _brute_worst(position: Position) -> tuple[int, int]:
     return worst
 
 
+def _brute_pass_worst(position: Position) -> tuple[int, int]:
+    """My plan after the worst reply to a pass: any single reply, or everybody else passing too, which ends planning
+    with nothing more placed (RULES.md: the phase ends when everybody passes in a row)."""
+    score, neg_spent, _ = brute_force_joint(position.replace(supply=Hand()))[0]
+    return min(_brute_worst(position), (score, neg_spent))
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("seed", range(12))
 def test_place_now_agrees_with_an_exhaustive_maximin_over_every_reply(seed: int) -> None:
     # Only the plan's roads are tried (a reply elsewhere cannot hurt): the brute force tries every road.
     position = small_joint(seed + 300, cards=4, supply=2)
     advice = place_now(position, solver="search")
-    assert advice.passing.worst == _brute_worst(position), str(position)
+    assert advice.passing.worst == _brute_pass_worst(position), str(position)
     for candidate in advice.candidates[1:]:
         if not candidate.refuted:
             assert candidate.placement is not None
@@ -185,7 +192,25 @@ def test_place_now_agrees_with_an_exhaustive_maximin_over_every_reply(seed: int)
 def test_place_now_agrees_with_an_exhaustive_maximin_on_a_few_positions(seed: int) -> None:
     position = small_joint(seed + 500, cards=3, supply=2)
     advice = place_now(position, solver="search")
-    assert advice.passing.worst == _brute_worst(position), str(position)
+    assert advice.passing.worst == _brute_pass_worst(position), str(position)
+
+
+def test_passing_risks_the_end_of_planning_so_a_needed_counter_is_placed() -> None:
+    # An empty board and no raft card: no step is possible without a counter. The joint plan puts the pig on a
+    # plain road out of Elvenhold (1 town for 1 card). If I pass and everybody else passes, planning is over
+    # and I stay: 0 towns. Placing it lets an obstacle reply make that road cost 2 pigs: 1 town for 2 cards,
+    # still better, so the advice places (it used to pass, reading a pass as waiting for free).
+    position = Position(at="ELV", hand=Hand.from_str("PP"), supply=Hand.from_str("P"))
+    advice = place_now(position)
+    assert advice.joint.plan.value == (1, -1)
+    assert advice.passing.worst == (0, 0)
+    assert advice.passing.ended is not None and advice.passing.ended.value == (0, 0)
+    placement = advice.now.placement
+    assert placement is not None and placement.transport is P
+    road = position.board.connections[placement.road]
+    assert "ELV" in (road.a, road.b) and road.terrain is Terrain.PLAIN
+    assert advice.now.worst == (1, -2) and not advice.passing_is_free
+
 
 
 def test_the_counter_for_the_road_with_no_alternative_goes_first() -> None:

@@ -14,9 +14,10 @@ from dataclasses import dataclass
 from planner.common.limits import Limit, StopLike
 from planner.elfenland.advice.placing import ADVICE_LIMIT, joint_plan
 from planner.elfenland.advice.pools import unseen_counters
+from planner.elfenland.advice.solving import cached_joints
 from planner.elfenland.plan import Plan
 from planner.elfenland.position import Hand, Position
-from planner.elfenland.rules import COUNTER_TRANSPORTS, SUPPLY_LIMIT, Transport
+from planner.elfenland.rules import COSTS, COUNTER_TRANSPORTS, SUPPLY_LIMIT, Terrain, Transport
 from planner.errors import IllegalPositionError
 
 __all__ = ["DrawAdvice", "DrawOption", "advise_draw"]
@@ -70,31 +71,65 @@ def advise_draw(position: Position, *, solver: str = "auto", limit: Limit = ADVI
     if len(position.supply) >= SUPPLY_LIMIT:
         raise IllegalPositionError([f"the supply holds {len(position.supply)} counters: a player holds at most "
                                     f"{SUPPLY_LIMIT}, so there is nothing left to draw"])
-    plans: dict[Transport, Plan] = {}
+    unseen = unseen_counters(position)
 
-    def with_counter(transport: Transport, *, face_up: bool) -> Plan:
-        """My joint plan with ``transport`` drawn (from the display, or blind: the joint plan does not depend on
-        the display, so one plan serves both)."""
-        if transport not in plans:
-            one = Hand.of([transport])
-            display = position.display.without(one) if face_up else position.display
-            more = position.replace(supply=position.supply + one, display=display)
-            plans[transport] = joint_plan(more, solver=solver, limit=limit, stop=stop, seed=seed).plan
-        return plans[transport]
+    def with_counter(transport: Transport) -> Position:
+        """The position with ``transport`` drawn (from the display when it lies there, else blind: the joint plan
+        does not depend on the display, so one plan serves both)."""
+        one = Hand.of([transport])
+        display = position.display.without(one) if position.display[transport] else position.display
+        return position.replace(supply=position.supply + one, display=display)
 
-    now = joint_plan(position, solver=solver, limit=limit, stop=stop, seed=seed).plan
+    solved = joint_plan(position, solver=solver, limit=limit, stop=stop, seed=seed)
+    now = solved.plan
+    drawn = [t for t in COUNTER_TRANSPORTS if position.display[t] or unseen[t]]
+    above = _dominating(position, drawn)
+    first = [t for t in drawn if not above[t]]
+    # With a counter more, a joint solve takes about as long again as without (up to three times): the estimate
+    # that decides whether worker processes pay.
+    solutions = cached_joints([with_counter(t) for t in first], solver=solver, limit=limit, stop=stop, seed=seed,
+                              each=2 * solved.elapsed)
+    plans = {t: solution.plan for t, solution in zip(first, solutions, strict=True)}
+    for t in sorted((t for t in drawn if above[t]), key=lambda t: -len(COSTS[t])):
+        # Between my plan now and the plan with a counter that can do all it does: equal to both when those are.
+        if any(plans[u].objective == now.objective for u in above[t] if u in plans):
+            plans[t] = Plan.of(with_counter(t), now.steps, proven=now.proven, solver=now.solver,
+                               placements=now.placements)
+        else:
+            plans[t] = joint_plan(with_counter(t), solver=solver, limit=limit, stop=stop, seed=seed).plan
     options = []
     for t in COUNTER_TRANSPORTS:
         if position.display[t]:
-            plan = with_counter(t, face_up=True)
+            plan = plans[t]
             options.append(DrawOption(t, plan.score, plan.cards_spent, plan))
-    unseen = unseen_counters(position)
     if len(unseen):
         chances = {t: unseen[t] / len(unseen) for t in COUNTER_TRANSPORTS if unseen[t]}
-        blind = {t: with_counter(t, face_up=False) for t in chances}
+        blind = {t: plans[t] for t in chances}
         # Whole-number sums divided once: a blind draw as good as a face-up counter in every case ties it exactly.
         score = sum(unseen[t] * blind[t].score for t in blind) / len(unseen)
         cards = sum(unseen[t] * blind[t].cards_spent for t in blind) / len(unseen)
         options.append(DrawOption(None, score, cards, None, chances))
     options.sort(key=lambda o: (o.value, o.counter is not None), reverse=True)
     return DrawAdvice(position, now, tuple(options))
+
+
+def _dominating(position: Position, drawn: list[Transport]) -> dict[Transport, list[Transport]]:
+    """Per counter type drawn, the other types drawn whose counter does all it does for me, so that my best joint
+    plan with it is no better than with them: it only ever goes by caravan (my cards cannot pay it on any terrain),
+    and they go on every terrain it goes on, their caravans no dearer. Caravans of the strict rule depend on the
+    cards held, so there none is dominated."""
+    found: dict[Transport, list[Transport]] = {t: [] for t in drawn}
+    if position.rules.strict:
+        return found
+    rules = position.rules
+
+    def price(u: Transport, terrain: Terrain) -> int:
+        return rules.caravan_cost(COSTS[u][terrain], obstacle=False)
+
+    def does_all(u: Transport, t: Transport) -> bool:
+        return all(terrain in COSTS[u] and price(u, terrain) <= price(t, terrain) for terrain in COSTS[t])
+
+    for t in drawn:
+        if position.hand[t] < min(COSTS[t].values()):  # my cards pay it nowhere
+            found[t] = [u for u in drawn if u is not t and does_all(u, t)]
+    return found

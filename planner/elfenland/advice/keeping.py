@@ -92,8 +92,9 @@ def advise_keep(position: Position, plans: tuple[Plan, ...], *, samples: int = 3
             choices.setdefault((plan.end, cards), plan)
     worlds = _worlds(position, best, samples, seed)
 
-    def weighed(options: Iterable[tuple[Plan, str, Hand, Transport | None]]) -> list[KeepOption]:
-        found: list[KeepOption] = []
+    def weighed(options: Iterable[tuple[Plan, str, Hand, Transport | None]],
+                found: list[KeepOption] | None = None) -> list[KeepOption]:
+        found = found or []
         for plan, end, cards, counter in options:
             if found and stop is not None and stop.is_set():
                 break
@@ -104,7 +105,8 @@ def advise_keep(position: Position, plans: tuple[Plan, ...], *, samples: int = 3
     top = ends[0]
     chosen = choices[(top.end, top.cards)]
     left = position.supply.without(Hand.of([t.transport for t in chosen.placements if t.transport is not None]))
-    counters = weighed((chosen, top.end, top.cards, c) for c in (None, *(t for t in COUNTER_TRANSPORTS if left[t])))
+    # Keeping no counter is ``top`` itself, weighed already (the same samples give the same mean).
+    counters = weighed(((chosen, top.end, top.cards, c) for c in COUNTER_TRANSPORTS if left[c]), [top])
     return KeepAdvice(counters[0], tuple(ends), tuple(counters), samples)
 
 
@@ -135,12 +137,13 @@ def _worlds(position: Position, plan: Plan, samples: int, seed: int) -> list[_Wo
     players = position.players or (len(position.opponents) + 1 if position.opponents else DEFAULT_PLAYERS)
     density = min(1.0, max(len(position.tiles) + len(plan.placements), COUNTERS_PER_PLAYER * players) / len(roads))
     pool = unseen_cards(position).cards()
+    carriers = [[t for t in COUNTER_TRANSPORTS if can_carry(t, road.terrain)] for road in roads]
     worlds = []
     for _ in range(samples):
         stock = dict(COUNTERS)
         tiles = []
-        for road in roads:
-            fits = [t for t in COUNTER_TRANSPORTS if stock[t] and can_carry(t, road.terrain)]
+        for road, carry in zip(roads, carriers, strict=True):
+            fits = [t for t in carry if stock[t]]
             if fits and rng.random() < density:
                 transport = rng.choice(fits)
                 stock[transport] -= 1

@@ -11,6 +11,10 @@ only adds options), so the replies tried are: a counter of every type the oppone
 plan places on, and an obstacle (if an opponent still holds one) on each road of my route that holds a counter.
 With ``replies=N`` the adversary makes N replies, each the worst for my plan of the moment (greedy).
 
+Passing has one reply more: everybody else passes too, and planning ends (it ends when all pass in a row), so the
+counters my plan still needs never reach the board. A pass is worth at most my best plan with nothing more placed
+(the route on the board as it is); a placement has no such reply, since I get another turn after it.
+
 Values compared are (score, -cards spent) of my best joint plan. Of placements that tie, the one whose road would
 hurt most to lose (an opponent's worst counter on it while I pass) goes first. Passing is reported free when it
 is as good as the best placement against the replies: a counter still in hand keeps its options open.
@@ -86,6 +90,9 @@ class Candidate:
     """(score, -cards) of my plan after the worst reply (or after the N greedy replies)."""
     refuted: bool = False
     """Whether trying replies stopped early: one already left it worse than a better candidate or than passing."""
+    ended: Plan | None = None
+    """For passing while the joint plan still places counters: my best plan if planning ends now (everybody else
+    passes too), nothing more placed; ``worst`` counts it as a reply. None otherwise."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -190,7 +197,8 @@ def after_reply(position: Position, road: str, counter: Transport | None) -> Pos
 def place_now(position: Position, *, replies: int = 1, solver: str = "auto", limit: Limit = ADVICE_LIMIT,
               stop: StopLike | None = None, seed: int = 0) -> PlaceAdvice:
     """The placement to make this turn, by one-reply maximin (``replies`` greedy replies; see the module
-    docstring), with every reply tried against passing and against the chosen move.
+    docstring), with every reply tried against passing and against the chosen move, and against passing the end
+    of planning too.
 
     Raises:
         IllegalPositionError: the position breaks the rules.
@@ -205,28 +213,49 @@ def place_now(position: Position, *, replies: int = 1, solver: str = "auto", lim
 
     joint = joint_plan(position, solver=solver, limit=limit, stop=stop, seed=seed)
     passing = _against_replies(position, joint.plan, None, replies, plan, None, ())
-    candidates: list[Candidate] = [passing]
+    if joint.plan.placements:
+        # The others may all pass after me, which ends planning: the counters still in hand stay there.
+        ended = plan(position.replace(supply=Hand()))
+        passing = dataclasses.replace(passing, worst=min(passing.worst, ended.value), ended=ended)
+    moves = list(dict.fromkeys(joint.plan.placements))
+    found: dict[Tile, Candidate] = {}
     best: Candidate | None = None
 
-    def contested(candidate: Candidate) -> tuple[tuple[int, int], tuple[int, int]]:
-        """Its worst value, then how much losing its road would hurt (the worse, the sooner to place)."""
+    def contested(candidate: Candidate) -> tuple[tuple[int, int], tuple[int, int], int]:
+        """Its worst value, then how much losing its road would hurt (the worse, the sooner to place), then the
+        plan's order (the earlier first)."""
         assert candidate.placement is not None
         losses = [r.value for r in passing.replies if r.road == candidate.placement.road and not r.obstacle]
-        return candidate.worst, (-min(losses, default=joint.plan.value)[0], -min(losses, default=joint.plan.value)[1])
+        loss = min(losses, default=joint.plan.value)
+        return candidate.worst, (-loss[0], -loss[1]), -moves.index(candidate.placement)
 
-    for move in dict.fromkeys(joint.plan.placements):
+    def after(move: Tile) -> tuple[Position, Plan]:
         start = place(position, [move])
-        # A placement worse than passing is never advised (passing wins then): passing's worst is a floor too.
-        floor = passing.worst if best is None else max(best.worst, passing.worst)
         # The joint plan, this counter placed, is the plan after it: placing one of its counters early takes
         # nothing away, and nothing better is possible (any plan after it is one of the position before).
-        first = _walked(start, joint.plan, move) or plan(start)
-        candidate = _against_replies(start, first, move, replies, plan, floor, passing.replies)
-        candidates.append(candidate)
+        return start, _walked(start, joint.plan, move) or plan(start)
+
+    order = moves
+    if replies == 1 and len(moves) > 1:
+        # Best first: each move's first reply (which trying it starts with anyway; the cache keeps its solve) bounds
+        # its worst from above, and the move with the best bound, tried first, refutes the others soonest. The
+        # advice is the same in any order: a move whose worst is the best one is never refuted.
+        bounds = {move: _against_replies(*after(move), move, 1, plan, _NEVER, passing.replies).worst
+                  for move in moves}
+        order = sorted(moves, key=lambda m: bounds[m], reverse=True)
+    for move in order:
+        # A placement worse than passing is never advised (passing wins then): passing's worst is a floor too.
+        floor = passing.worst if best is None else max(best.worst, passing.worst)
+        candidate = _against_replies(*after(move), move, replies, plan, floor, passing.replies)
+        found[move] = candidate
         if not candidate.refuted and (best is None or contested(candidate) > contested(best)):
             best = candidate
     now = passing if best is None or passing.worst > best.worst else best
-    return PlaceAdvice(position, joint, now, passing, tuple(candidates), replies)
+    return PlaceAdvice(position, joint, now, passing, (passing, *(found[m] for m in moves)), replies)
+
+
+#: A floor no reply reaches: trying a move against it stops at its first reply.
+_NEVER = (1 << 30, 0)
 
 
 def _walked(position: Position, plan: Plan, move: Tile | None) -> Plan | None:

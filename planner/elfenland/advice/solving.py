@@ -11,21 +11,20 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Hashable
+from collections.abc import Hashable, Sequence
 
 from planner.common.limits import Budget, Limit, StopLike
 from planner.elfenland.plan import Plan
 from planner.elfenland.position import Position
 from planner.elfenland.solvers import Solution, solve
-from planner.elfenland.solvers.auto import PUZZLE_CARDS
-from planner.elfenland.solvers.search import solve_search
+from planner.elfenland.solvers.auto import PUZZLE_CARDS, race
 
-__all__ = ["CACHE_SIZE", "SEARCH_FIRST_NODES", "cached_joint", "clear_cache", "position_key"]
+__all__ = ["CACHE_SIZE", "SEARCH_FIRST_NODES", "cached_joint", "cached_joints", "clear_cache", "position_key"]
 
-#: Search nodes an advice solve spends alone before it is handed to the solvers' race (about 0.25 s on an idle
-#: machine, the race's own head start). Nodes, not seconds: on a busy machine a real-game solve that needs a few
-#: thousand nodes no longer passes the race's 0.3 s and waits for ortools to load (3-7 s there) and CP-SAT.
-SEARCH_FIRST_NODES = 5000
+#: Search nodes an advice solve spends alone before CP-SAT may join it in the solvers' race (about 0.25 s on an
+#: idle machine, the race's own head start). Nodes, not seconds: on a busy machine a real-game solve that needs a
+#: few thousand nodes no longer passes the race's 0.3 s and waits for ortools to load (3-7 s there) and CP-SAT.
+SEARCH_FIRST_NODES = 30_000
 #: Solutions kept: a plan phase's advice solves 10 to 30 positions, a draw 7; a few taps' worth stay. Not more: the
 #: collector's sweeps over a great many live objects slow every solve (see ``_board_options`` in the search).
 CACHE_SIZE = 512
@@ -69,22 +68,60 @@ def cached_joint(position: Position, *, solver: str, limit: Limit, stop: StopLik
         plans = tuple(Plan.of(position, p.steps, proven=p.proven, solver=p.solver, placements=p.placements)
                       for p in solution.plans)
         return Solution(plans, solution.status, solution.bound, solution.solver, 0.0, dict(solution.stats))
-    first = _search_first(position, limit=limit, stop=stop, alternatives=alternatives) \
-        if solver == "auto" and not position.rules.strict and len(position.hand) < PUZZLE_CARDS else None
-    solution = first or solve(position, solver=solver, limit=limit, stop=stop, seed=seed, joint=True,
-                              alternatives=alternatives)
+    if solver == "auto" and not position.rules.strict and len(position.hand) < PUZZLE_CARDS:
+        # One search from the first node: CP-SAT joins it only after SEARCH_FIRST_NODES (and the race's head
+        # start), so a solve that needs a few thousand nodes never waits for ortools on a busy machine.
+        solution = race(position, alternatives=alternatives, budget=Budget(limit, stop), seed=seed, joint=True,
+                        search_nodes=SEARCH_FIRST_NODES)
+    else:
+        solution = solve(position, solver=solver, limit=limit, stop=stop, seed=seed, joint=True,
+                         alternatives=alternatives)
     if solution.proven:
-        with _lock:
-            _cache[key] = (position, solution)
-            while len(_cache) > CACHE_SIZE:
-                _cache.popitem(last=False)
+        _remember(key, position, solution)
     return solution
 
 
-def _search_first(position: Position, *, limit: Limit, stop: StopLike | None, alternatives: int) -> Solution | None:
-    """The search alone for ``SEARCH_FIRST_NODES`` nodes (within ``limit``): its solution when it proves it or
-    was stopped, else None (the solvers' race takes over)."""
-    nodes = SEARCH_FIRST_NODES if limit.nodes is None else min(limit.nodes, SEARCH_FIRST_NODES)
-    budget = Budget(Limit(time=limit.time, nodes=nodes), stop)
-    solution = solve_search(position, alternatives=alternatives, budget=budget, joint=True)
-    return solution if solution.proven or budget.stopped else None
+def _remember(key: Hashable, position: Position, solution: Solution) -> None:
+    with _lock:
+        _cache[key] = (position, solution)
+        while len(_cache) > CACHE_SIZE:
+            _cache.popitem(last=False)
+
+
+def cached_joints(positions: Sequence[Position], *, solver: str, limit: Limit, stop: StopLike | None, seed: int,
+                  each: float) -> list[Solution]:
+    """:func:`cached_joint` of every position (one plan each), in order; those not in the cache side by side in
+    forks of this process when their estimated cost (``each`` seconds apiece) pays for starting them
+    (:func:`~planner.common.processes.workers_for`) and a fork is safe (no other thread, no OR-Tools loaded), their
+    proven solutions then kept here too. The answers are the same in one process or several.
+
+    Raises:
+        IllegalPositionError: a position breaks the rules.
+        SolverError: a solver failed (a bug).
+    """
+    from planner.common.processes import FORK_START, idle_cores, ordered_map, start_seconds, workers_for
+
+    def key(position: Position) -> Hashable:
+        return (position_key(position), solver, seed, 1)
+
+    with _lock:
+        missing = list(dict.fromkeys(key(p) for p in positions if key(p) not in _cache))
+    # Only forks of this process: a fork server's start outweighs a few solves, and a library caller's script
+    # without a main guard could not start one.
+    forks = start_seconds() <= FORK_START
+    jobs = workers_for([each] * len(missing), cores=idle_cores(), start=FORK_START) \
+        if forks and len(missing) > 1 else 1
+    if jobs > 1:
+        first = {key(p): p for p in reversed(positions)}  # the first position asked for each key
+        tasks = [(first[k], solver, limit, seed) for k in missing]
+        for k, solution in zip(missing, ordered_map(_solve_task, tasks, jobs=jobs, stop=stop), strict=True):
+            if solution.proven:
+                _remember(k, first[k], solution)
+    return [cached_joint(p, solver=solver, limit=limit, stop=stop, seed=seed, alternatives=1) for p in positions]
+
+
+def _solve_task(task: tuple[Position, str, Limit, int], stop: StopLike | None) -> Solution:
+    """One joint solve in a worker process (see :func:`cached_joints`)."""
+    position, solver, limit, seed = task
+    return cached_joint(position, solver=solver, limit=limit, stop=stop, seed=seed, alternatives=1)
+

@@ -12,7 +12,8 @@
   (:mod:`~planner.elfenland.advice.drawing`), the placement to make now (:mod:`~planner.elfenland.advice.placing`),
   the obstacle (:mod:`~planner.elfenland.advice.obstacle`), the route and the keep as the router. The exception:
   where the placement advice says pass while its joint plan still places a counter, the advisor places (the advice
-  takes a pass for waiting, but planning ends once everybody passes in a row, and then the plan's roads stay empty).
+  counts planning's end, once everybody passes in a row, as one reply to a pass, but still passes where placing
+  invites a worse reply; the advisor does not wait).
 
 Every solve of the router and the advisor runs the pure-Python search under a node limit (``ROUTE_NODES``,
 ``ADVICE_NODES``), so a seat's choices are the same on any machine and bounded in time; an unproven route is still
@@ -368,9 +369,9 @@ class AdvisorSeat(RouterSeat):
 def advised_placement(position: Position) -> Tile | None:
     """The counter to place now by the placement advice (node-limited), or None to pass.
 
-    Where the advice passes while its joint plan still places a counter, its best placement instead: the advice
-    reads a pass as waiting for a later turn, but planning ends as soon as everybody passes in a row, and a plan
-    whose counters never reach the board collects nothing.
+    Where the advice passes while its joint plan still places a counter, its best placement instead. The advice
+    counts planning's end (everybody passes in a row) as one reply to a pass, yet still passes where a placement
+    invites a worse reply; the seat does not wait (measured: placing then changes the games, so it stays).
     """
     from planner.elfenland.advice.placing import place_now
 

@@ -105,9 +105,9 @@ def solve_auto(position: Position, *, alternatives: int, budget: Budget, seed: i
 
 
 def race(position: Position, *, alternatives: int, budget: Budget, seed: int, joint: bool, team: Team = TEAM,
-         search_alone: float = AUTO_SEARCH_BUDGET) -> Solution:
-    """The search in this thread; after ``search_alone`` seconds, CP-SAT beside it in a worker; the first proof
-    wins, and every bound CP-SAT proves caps the search's.
+         search_alone: float = AUTO_SEARCH_BUDGET, search_nodes: int = 0) -> Solution:
+    """The search in this thread; after ``search_alone`` seconds and ``search_nodes`` nodes, CP-SAT beside it in a
+    worker; the first proof wins, and every bound CP-SAT proves caps the search's.
 
     CP-SAT releases the GIL while it solves, so on two cores the search and CP-SAT truly run side by side.
 
@@ -124,7 +124,7 @@ def race(position: Position, *, alternatives: int, budget: Budget, seed: int, jo
     with Workers(budget.stop, name="elfenland-race") as workers:
         def poll(nodes: int, best_moves: Callable[[], tuple[Move, ...]]) -> bool:
             """Asked by the search now and then: start CP-SAT when due; true once CP-SAT has proven the optimum."""
-            if not cpsat and budget.elapsed() >= search_alone:
+            if not cpsat and nodes >= search_nodes and budget.elapsed() >= search_alone:
                 team.load_ortools()  # here, not in CP-SAT's thread, where it would crawl beside the search
                 hint = assemble(position, best_moves(), proven=False, solver="search")
                 cpsat.append(workers.start(partial(team.cpsat, position, alternatives=alternatives, budget=budget,
