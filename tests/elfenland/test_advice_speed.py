@@ -198,7 +198,10 @@ def _fresh_draw_values(position: Position) -> dict[Transport | None, tuple[float
     unseen = unseen_counters(position)
 
     def value(t: Transport) -> tuple[int, int]:
-        plan = solve(position.replace(supply=position.supply + Hand.of([t])), solver="search", joint=True).plan
+        drawn = Hand.of([t])  # taken from the display when it lies there (else it would be counted twice)
+        display = position.display.without(drawn) if position.display[t] else position.display
+        plan = solve(position.replace(supply=position.supply + drawn, display=display), solver="search",
+                     joint=True).plan
         return plan.score, plan.cards_spent
 
     found: dict[Transport | None, tuple[float, float]] = {t: value(t) for t in COUNTER_TRANSPORTS
