@@ -194,6 +194,12 @@ class GameTable:
         self.said = f"redone: {said}"
         return self.said
 
+    def _carried(self) -> str:
+        """The cards I kept from the last round (the hand a new round's deal adds to)."""
+        if len(self.played) < 2 or self.state.round == 1:
+            return ""
+        return str(self.played[-1].states[0].players[self.game.me].hand).replace("-", "")
+
     def record(self) -> dict[str, Any]:
         """The game's ``elfenland-game/1`` record (``elfenland replay`` and ``elfenland review`` read it)."""
         return table_record(self.game, self.played)
@@ -226,6 +232,7 @@ class GameTable:
                          "secret": p.secret, "obstacle": p.obstacle, "cards": p.cards}
                         for i, p in enumerate(seen.players)],
             "hand": str(seen.hand),
+            "carried": self._carried() if waiting else None,
             "face_down": str(seen.secret),
             "can_pass": state.phase is Phase.PLAN or (state.phase is Phase.DRAW and len(acting.counters) >= 5),
             "keep": {"open": sorted({t.letter for t in acting.open.cards()}, key=_order),

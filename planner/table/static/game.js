@@ -1,0 +1,359 @@
+// The table page's game mode: the game the players play, driven by the server's engine. A turn strip names the
+// players in seat order and whose turn it is; the bar under it holds the one or two taps of the turn's action,
+// whoever's it is (the server attributes it to the player whose turn it is and answers it in words, which the toast
+// shows with an undo). The freehand editor stays as analysis mode. Loaded before app.js, whose helpers ($, el, send,
+// textColour, page, toast) these functions call once the page runs; like app.js it holds no game rule.
+"use strict";
+
+// Every sentence the game mode shows, in one place (for translating the page).
+const GAME_TEXT = {
+  start: "start a game",
+  startTitle: "A new game",
+  names: "players in seat order (the first draws first)",
+  me: "I am",
+  display: "the five face-up counters (tap them in order)",
+  hand: "my cards",
+  secret: "my face-down counter",
+  begin: "begin",
+  clear: "clear",
+  dealTitle: (round) => `Round ${round}: your new cards`,
+  dealHint: (kept) => kept ? `You kept ${kept}: add the cards dealt to them.` : "The eight cards dealt to you.",
+  deal: "these are my cards",
+  askDeal: (round) => `Round ${round}: enter your new cards before anyone draws.`,
+  newCards: "new cards",
+  turn: (name, phase) => `${name} · ${phase}`,
+  you: "you",
+  draws: (name) => `${name} draws: tap the counter taken`,
+  myDraw: "your draw (the advice is below): tap the counter you take",
+  blind: "blind:",
+  pass: "pass",
+  noFreePass: "In the game, planning ends once everybody passes in a row: place your counters while you can.",
+  places: (name) => `${name} places: tap a road on the map, then the counter`,
+  myPlace: "your turn to place: the advice is below, or tap a road",
+  travels: (name) => `Tap the town where ${name}'s boot ends`,
+  stays: (name) => `${name} stays`,
+  myTravel: "your move: walk the advised route",
+  walk: "walk this route",
+  discard: "keep four cards for the next round",
+  keepThese: (cards) => `keep ${cards}`,
+  discardOther: "or discard (letters)",
+  discardSend: "discard",
+  keeps: (name) => `${name} keeps`,
+  keepNone: "nothing",
+  keepFaceDown: "a face-down one",
+  over: "the game is over",
+  turned: "Which counter turned up?",
+  turnedNone: "none (the stack is empty)",
+  collected: (name) => `${name} collected (tap towns on the map to change)`,
+  done: "done",
+  points: (n) => `${n} town${n === 1 ? "" : "s"}`,
+  counters: (open, secret) => `${open || ""}${secret ? ` +${secret}▢` : ""}`,
+  waitStart: "Game mode: start a game (its players, the display and your cards).",
+  waitDeal: "Your new cards first: the advice comes once your hand is complete.",
+  waitTurn: (name, phase) => `${name}'s turn (${phase}): tap what ${name} does.`,
+  waitOver: "The game is over.",
+  phases: { draw: "drawing", plan: "planning", travel: "moving", discard: "discarding", keep: "keeping", over: "over" },
+};
+
+const gamePage = { picked: [], secret: null, collecting: null, turnedSlot: null, dealSecret: null };
+
+// The header's line while nothing is advised.
+function waitingText(view) {
+  const game = view.game;
+  if (view.waiting === "start" || !game) return GAME_TEXT.waitStart;
+  if (view.waiting === "deal") return GAME_TEXT.waitDeal;
+  if (view.waiting === "over") return GAME_TEXT.waitOver;
+  return GAME_TEXT.waitTurn(game.players[game.turn].name, GAME_TEXT.phases[game.phase]);
+}
+
+function inGame() {
+  return page.view?.mode === "game";
+}
+
+function gameOf(view) {
+  return view.mode === "game" ? view.game : null;
+}
+
+function counterButton(letter, onclick, label) {
+  const card = cardOf(letter);
+  const button = el("button", { type: "button", class: "chip", "data-counter": letter, onclick,
+                                "aria-label": label || card.title },
+                    el("b", { text: letter }), el("small", { text: card.title }));
+  button.style.background = card.colour;
+  button.style.color = textColour(card.colour);
+  return button;
+}
+
+function act(change) {
+  if (gamePage.collecting) { gamePage.collecting = null; renderCollecting(); }  // the next action: the towns stand
+  return send({ op: "game_act", ...change }, "#game-problems-bar");
+}
+
+// -- the turn strip and the bar --------------------------------------------------------------------------------------
+function renderGameMode(view) {
+  document.body.dataset.mode = view.mode;
+  for (const button of document.querySelectorAll("#mode button")) {
+    button.setAttribute("aria-pressed", String(button.dataset.mode === view.mode));
+  }
+  const game = gameOf(view);
+  $("#game-undo").disabled = !view.can_undo;
+  document.body.toggleAttribute("data-waiting", Boolean(view.waiting));
+  const seats = $("#seats");
+  const bar = $("#game-bar");
+  if (view.mode !== "game") {
+    seats.replaceChildren();
+    bar.replaceChildren();
+    return;
+  }
+  if (!game) {
+    seats.replaceChildren();
+    bar.replaceChildren(el("button", { type: "button", id: "game-start-open", class: "wide", text: GAME_TEXT.start,
+                                       onclick: openSetup }));
+    return;
+  }
+  seats.replaceChildren(...game.players.map((p, i) => el("li", {
+    class: [i === game.turn ? "turn" : "", p.me ? "me" : ""].join(" ").trim() || null,
+    "aria-current": i === game.turn ? "true" : null, "data-seat": String(i) },
+    el("b", { text: p.me && p.name.toLowerCase() !== GAME_TEXT.you ? `${p.name} (${GAME_TEXT.you})` : p.name }),
+    el("small", { text: `${GAME_TEXT.points(p.towns)} · ${p.town} ${GAME_TEXT.counters(p.open, p.secret)}` }))));
+  $("#game-round").textContent = `${game.round}/${game.rounds} · ${GAME_TEXT.phases[game.phase]}`;
+  bar.replaceChildren(...barContents(view, game));
+  if (game.needs === "deal" && $("#game-deal").hidden && !gamePage.dealDismissed) openDeal();
+  if (game.needs !== "deal") gamePage.dealDismissed = false;
+}
+
+function barContents(view, game) {
+  if (game.over) return [el("p", { text: GAME_TEXT.over })];
+  if (game.needs === "deal") {
+    return [el("p", { text: GAME_TEXT.askDeal(game.round) }),
+            el("button", { type: "button", id: "game-deal-open", class: "wide", text: GAME_TEXT.newCards,
+                           onclick: openDeal })];
+  }
+  const player = game.players[game.turn];
+  const mine = player.me;
+  const name = mine ? GAME_TEXT.you : player.name;
+  const parts = [];
+  if (game.phase === "draw") {
+    parts.push(el("p", { text: mine ? GAME_TEXT.myDraw : GAME_TEXT.draws(name) }));
+    const best = mine ? adviceFor(view, "draw")?.best : null;
+    const chips = game.display.map((letter, slot) => {
+      const chip = counterButton(letter, () => takeFaceUp(slot), `take the face-up ${cardOf(letter).title}`);
+      chip.dataset.slot = String(slot);
+      if (best === letter) chip.classList.add("best");
+      return chip;
+    });
+    parts.push(el("div", { class: "chips", id: "game-display" }, ...chips));
+    if (game.stack > 0) {
+      parts.push(el("div", { class: "chips blind", id: "game-blind" }, el("span", { text: GAME_TEXT.blind }),
+        ...counterCards().map((c) => counterButton(c.letter, () => act({ action: "blind", took: c.letter }),
+                                                   `drew a ${c.title} blind`))));
+    }
+    if (game.can_pass) parts.push(passButton());
+  } else if (game.phase === "plan") {
+    parts.push(el("p", { text: mine ? GAME_TEXT.myPlace : GAME_TEXT.places(name) }), passButton());
+  } else if (game.phase === "travel") {
+    if (mine) {
+      parts.push(el("p", { text: GAME_TEXT.myTravel }),
+                 el("button", { type: "button", id: "game-walk", class: "wide", text: GAME_TEXT.walk,
+                                disabled: view.solving || !view.solution,
+                                onclick: () => send({ op: "travel", route: view.solution.plans[0].route || "-" },
+                                                    "#game-problems-bar") }));
+    } else {
+      parts.push(el("p", { text: GAME_TEXT.travels(name) }),
+                 el("button", { type: "button", id: "game-stay", text: GAME_TEXT.stays(name),
+                                onclick: () => act({ town: player.town, collected: [] }) }));
+    }
+  } else if (game.phase === "discard") {
+    const kept = keepAdvice(view)?.card_letters;
+    parts.push(el("p", { text: GAME_TEXT.discard }));
+    if (kept) {
+      parts.push(el("button", { type: "button", id: "game-keep-cards", class: "wide best",
+                                text: GAME_TEXT.keepThese(kept), onclick: () => act({ action: without(game.hand, kept) }) }));
+    }
+    const input = el("input", { id: "game-discard", autocomplete: "off", "aria-label": GAME_TEXT.discardOther,
+                                placeholder: GAME_TEXT.discardOther });
+    parts.push(el("form", { class: "row", onsubmit: (event) => { event.preventDefault(); act({ action: input.value }); } },
+                  input, el("button", { type: "submit", text: GAME_TEXT.discardSend })));
+  } else if (game.phase === "keep") {
+    parts.push(el("p", { text: GAME_TEXT.keeps(name) }));
+    const advised = mine ? keepAdvice(view)?.counter_letter : null;
+    const letters = mine ? game.keep.mine : game.keep.open;
+    const row = el("div", { class: "chips", id: "game-keep" },
+      el("button", { type: "button", "data-keep": "-", text: GAME_TEXT.keepNone, onclick: () => act({ action: "-" }) }),
+      ...letters.map((letter) => {
+        const chip = counterButton(letter, () => act({ action: letter }), `keeps the ${cardOf(letter).title}`);
+        if (advised === letter) chip.classList.add("best");
+        return chip;
+      }));
+    if (game.keep.face_down) {
+      row.append(el("button", { type: "button", "data-keep": "?", text: GAME_TEXT.keepFaceDown,
+                                onclick: () => act({ action: "?" }) }));
+    }
+    parts.push(row);
+  }
+  parts.push(el("div", { id: "game-problems-bar", class: "problems", "aria-live": "polite" }));
+  return parts;
+}
+
+function passButton() {
+  return el("button", { type: "button", id: "game-pass", text: GAME_TEXT.pass, onclick: () => act({ action: "pass" }) });
+}
+
+// The letters of ``hand`` less those of ``kept`` (the cards to discard when these are kept).
+function without(hand, kept) {
+  const rest = [...hand];
+  for (const letter of kept) rest.splice(rest.indexOf(letter), 1);
+  return rest.join("") || "-";
+}
+
+// -- a face-up counter taken: then the one turned up -----------------------------------------------------------------
+function takeFaceUp(slot) {
+  const game = page.view.game;
+  const took = game.display[slot];
+  if (game.stack === 0) {
+    act({ action: String(slot), took });
+    return;
+  }
+  gamePage.turnedSlot = slot;
+  const sheet = $("#game-turned");
+  sheet.hidden = false;
+  $("#game-turned-counters").replaceChildren(...counterCards().map((c) => counterButton(c.letter, async () => {
+    sheet.hidden = true;
+    await act({ action: String(slot), took, turned: c.letter });
+  }, `a ${c.title} turned up`)));
+}
+
+// -- an opponent's move: the end town, then the towns collected (editable) --------------------------------------------
+// A tap on a town in game mode: an opponent's move ends there; while the collected towns are edited, toggles one.
+function gameTown(town) {
+  const game = page.view.game;
+  if (gamePage.collecting) {
+    const list = gamePage.collecting.collected;
+    const at = list.indexOf(town.code);
+    if (at >= 0) list.splice(at, 1); else list.push(town.code);
+    renderCollecting();
+    return true;
+  }
+  if (!game || game.needs || game.phase !== "travel" || game.players[game.turn].me) return false;
+  const seat = game.turn;
+  act({ town: town.code }).then((made) => {
+    const entry = made ? page.view.game : null;
+    if (!entry) return;
+    const moved = entry.players[seat];
+    const before = new Set(game.players[seat].visited);
+    gamePage.collecting = { seat, name: moved.name, town: town.code,
+                            collected: moved.visited.filter((t) => !before.has(t)), original: null };
+    gamePage.collecting.original = [...gamePage.collecting.collected];
+    renderCollecting();
+  });
+  return true;
+}
+
+function renderCollecting() {
+  const editing = gamePage.collecting;
+  const sheet = $("#game-towns");
+  sheet.hidden = !editing;
+  if (!editing) return;
+  const names = Object.fromEntries(page.board.towns.map((t) => [t.code, t.name]));
+  $("#game-towns-title").textContent = GAME_TEXT.collected(editing.name);
+  $("#game-towns-list").textContent = editing.collected.map((t) => names[t]).join(", ") || "—";
+}
+
+async function doneCollecting() {
+  const editing = gamePage.collecting;
+  gamePage.collecting = null;
+  renderCollecting();
+  if (!editing || editing.collected.join() === editing.original.join()) return;
+  if (await send({ op: "undo" }, "#game-problems-bar")) {
+    await act({ town: editing.town, collected: editing.collected });
+  }
+}
+
+// -- the sheets: a new game, a new round's cards ----------------------------------------------------------------------
+function openSetup() {
+  gamePage.picked = [];
+  gamePage.secret = null;
+  $("#game-setup").hidden = false;
+  renderSetup();
+}
+
+function renderSetup() {
+  const names = $("#setup-names").value.split(",").map((n) => n.trim()).filter(Boolean);
+  const select = $("#setup-me");
+  const chosen = select.value;
+  select.replaceChildren(...names.map((n, i) => el("option", { value: String(i), text: n })));
+  if (chosen && Number(chosen) < names.length) select.value = chosen;
+  else {
+    const you = names.findIndex((n) => /^(you|me|ich)$/i.test(n));
+    select.value = String(Math.max(0, you));
+  }
+  $("#setup-display-picked").textContent = gamePage.picked.join("") || "—";
+  for (const button of document.querySelectorAll("#setup-secret button")) {
+    button.setAttribute("aria-pressed", String(button.dataset.counter === gamePage.secret));
+  }
+}
+
+async function startGame() {
+  const names = $("#setup-names").value.split(",").map((n) => n.trim()).filter(Boolean);
+  const change = { op: "game_start", names, me: Number($("#setup-me").value), display: gamePage.picked.join(""),
+                   hand: $("#setup-hand").value };
+  if (gamePage.secret) change.secret = gamePage.secret;
+  if (await send(change, "#setup-problems")) $("#game-setup").hidden = true;
+}
+
+function openDeal() {
+  const game = page.view.game;
+  gamePage.dealSecret = null;
+  $("#game-deal").hidden = false;
+  $("#deal-title").textContent = GAME_TEXT.dealTitle(game.round);
+  $("#deal-hint").textContent = GAME_TEXT.dealHint(game.carried);
+  const input = $("#deal-hand");
+  if (!input.value || !input.value.startsWith(game.carried || "")) input.value = game.carried || "";
+  renderDealSecret();
+}
+
+function renderDealSecret() {
+  for (const button of document.querySelectorAll("#deal-secret button")) {
+    button.setAttribute("aria-pressed", String(button.dataset.counter === gamePage.dealSecret));
+  }
+}
+
+async function dealCards() {
+  const change = { op: "game_deal", hand: $("#deal-hand").value };
+  if (gamePage.dealSecret) change.secret = gamePage.dealSecret;
+  if (await send(change, "#deal-problems")) {
+    $("#game-deal").hidden = true;
+    $("#deal-hand").value = "";
+  }
+}
+
+function watchGame() {
+  for (const button of document.querySelectorAll("#mode button")) {
+    button.addEventListener("click", () => send({ op: "mode", mode: button.dataset.mode }));
+  }
+  $("#setup-names").addEventListener("input", renderSetup);
+  $("#setup-display").replaceChildren();  // filled once the board is known (startGameMode)
+  $("#setup-start").addEventListener("click", startGame);
+  $("#setup-clear").addEventListener("click", () => { gamePage.picked = []; renderSetup(); });
+  $("#setup-close").addEventListener("click", () => { $("#game-setup").hidden = true; });
+  $("#deal-send").addEventListener("click", dealCards);
+  $("#deal-close").addEventListener("click", () => { $("#game-deal").hidden = true; gamePage.dealDismissed = true; });
+  $("#game-turned-close").addEventListener("click", () => { $("#game-turned").hidden = true; });
+  $("#game-towns-done").addEventListener("click", doneCollecting);
+  $("#game-undo").addEventListener("click", () => send({ op: "undo" }, "#game-problems-bar"));
+}
+
+// The pickers that need the board's counters (called once the board document is read).
+function startGameMode() {
+  $("#setup-display").replaceChildren(...counterCards().map((c) => counterButton(c.letter, () => {
+    if (gamePage.picked.length < page.board.display_size) gamePage.picked.push(c.letter);
+    renderSetup();
+  }, `a face-up ${c.title}`)));
+  for (const box of ["#setup-secret", "#deal-secret"]) {
+    $(box).replaceChildren(...counterCards().map((c) => counterButton(c.letter, () => {
+      if (box === "#setup-secret") { gamePage.secret = c.letter; renderSetup(); }
+      else { gamePage.dealSecret = c.letter; renderDealSecret(); }
+    }, `my face-down ${c.title}`)));
+  }
+  renderSetup();
+}

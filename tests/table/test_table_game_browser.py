@@ -1,0 +1,193 @@
+"""The table page's game mode in Chromium at phone size with touch (issue 22, items 1-3): a scripted 3-player round
+entered one or two taps an action, attributed and undone in words, a new round that asks for my cards before any
+advice, the ``--save`` file read by ``elfenland replay`` and ``elfenland review``, a restart that every phone
+reconnects to, and a tablet in landscape. Slow tests, like every browser test.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+from test_table_browser import TOKEN, Phone, browser, middle, town  # noqa: F401
+
+from planner.elfenland.position import Position
+from planner.table.server import TableServer
+from planner.table.session import Session
+from planner.table.state import TableState, open_table
+
+pytestmark = pytest.mark.slow
+
+DOCS = Path(__file__).resolve().parents[2] / "docs"
+TABLET = {"width": 1180, "height": 820}
+HAND = "PPEECCUT"
+"""My first deal: the only thing typed in the round (the names and seats are the setup's defaults)."""
+
+
+@contextmanager
+def table(save: Path | None = None, *, state: TableState | None = None, port: int = 0) -> Iterator[TableServer]:
+    table_state = state or TableState(Position.from_str("- ELV - - 1"), save=save)
+    with Session(table_state, warm_up=False) as session:
+        running = TableServer(session, host="127.0.0.1", port=port, token=TOKEN).start()
+        try:
+            yield running
+        finally:
+            running.stop()
+
+
+class Taps:
+    """The taps of the round, by whose action they enter (an opponent's, or mine)."""
+
+    def __init__(self, phone: Phone, server: TableServer) -> None:
+        self.phone = phone
+        self.server = server
+        self.opponent = 0
+        self.mine = 0
+
+    def game(self) -> dict[str, Any]:
+        game: dict[str, Any] = self.server.session.view()["game"]
+        return game
+
+    def tap(self, selector: str, *, mine: bool, acts: bool = True) -> None:
+        """One tap; ``acts``: the tap completes an action (the page then shows the next view)."""
+        if mine:
+            self.mine += 1
+        else:
+            self.opponent += 1
+        if acts:
+            self.phone.tap(selector)
+        else:
+            self.phone.page.tap(selector)
+
+    def board(self, point: tuple[float, float], *, mine: bool) -> None:
+        """A tap on the map (a road opens its sheet; a town ends an opponent's move)."""
+        self.opponent += not mine
+        self.mine += mine
+        self.phone.tap_board(*point)
+
+    def opponent_face_up(self, slot: int, turned: str) -> None:
+        self.tap(f'#game-display [data-slot="{slot}"]', mine=False, acts=False)
+        self.tap(f"#game-turned-counters [data-counter={turned}]", mine=False)
+
+    def place(self, road: tuple[float, float], counter: str, *, mine: bool = False) -> None:
+        version = self.phone.version
+        self.board(road, mine=mine)
+        self.phone.page.wait_for_selector("#sheet:not([hidden])")
+        self.tap(f"#sheet-counters [data-counter={counter}]", mine=mine, acts=False)
+        self.phone.after(version)
+
+
+def start_game(phone: Phone) -> None:
+    """The setup sheet: the default players (Anna, You, Ben), the display tapped, my cards typed."""
+    phone.tap("#mode [data-mode=game]")
+    phone.page.tap("#game-start-open")
+    for letter in "PEUTD":
+        phone.page.tap(f"#setup-display [data-counter={letter}]")
+    phone.page.fill("#setup-hand", HAND)
+    phone.page.tap("#setup-secret [data-counter=D]")
+    phone.tap("#setup-start")
+
+
+def my_draw(taps: Taps) -> None:
+    """My draw, as the advice says: the face-up counter it marks, else blind (the counter drawn: a troll)."""
+    phone = taps.phone
+    assert phone.text("#verdict").startswith("draw"), phone.text("#verdict")  # my turn shows the advice
+    best = phone.page.locator("#game-display .chip.best")
+    if best.count():
+        taps.tap(f'#game-display [data-slot="{best.first.get_attribute("data-slot")}"]', mine=True, acts=False)
+        taps.tap("#game-turned-counters [data-counter=P]", mine=True)
+    else:
+        taps.tap("#game-blind [data-counter=T]", mine=True)
+
+
+def play_round(phone: Phone, server: TableServer) -> Taps:
+    """Round 1 of Anna, me and Ben, every action tapped; the opponents' taps and actions counted."""
+    taps = Taps(phone, server)
+    # The draw: Anna, me, Ben, three times.
+    taps.opponent_face_up(0, "C")                      # Anna takes the pig, a cloud turns up
+    my_draw(taps)
+    taps.tap("#game-blind [data-counter=U]", mine=False)  # Ben draws a unicorn blind
+    taps.tap("#game-blind [data-counter=T]", mine=False)  # Anna a troll
+    my_draw(taps)
+    taps.opponent_face_up(2, "E")                      # Ben takes the face-up third counter
+    taps.tap("#game-blind [data-counter=D]", mine=False)  # Anna a dragon
+    my_draw(taps)
+    taps.tap("#game-blind [data-counter=E]", mine=False)  # Ben an elfcycle
+    game = taps.game()
+    assert game["phase"] == "plan" and game["players"][0]["open"] == "PTD", game["players"]
+    # Planning: Anna and Ben place once, then pass; I follow the advice until everybody has passed in a row.
+    placed = {0: ("PAR", "WYL", "P"), 2: ("PAR", "USS", "U")}
+    for _ in range(20):
+        game = taps.game()
+        if game["phase"] != "plan":
+            break
+        turn = game["turn"]
+        if turn == 1:
+            assert phone.page.locator("#place-panel").is_visible()
+            if phone.page.locator("#apply-place").is_visible():
+                taps.tap("#apply-place", mine=True)
+            else:
+                taps.tap("#game-pass", mine=True)
+        elif turn in placed:
+            a, b, counter = placed.pop(turn)
+            taps.place(middle(a, b), counter)
+        else:
+            taps.tap("#game-pass", mine=False)
+    assert taps.game()["phase"] == "travel"
+    # Moving: Anna's boot ends in Lapphalya (a tap on the town); mine walks the advised route; Ben stays.
+    version = phone.version
+    taps.board(town("LAP"), mine=False)
+    phone.after(version)
+    phone.page.wait_for_selector("#game-towns:not([hidden])")
+    assert "Lapphalya" in phone.text("#game-towns-list")
+    taps.tap("#game-walk", mine=True)
+    if taps.game()["phase"] == "discard":
+        taps.tap("#game-keep-cards", mine=True)
+    taps.tap("#game-stay", mine=False)
+    # Keeping: Anna her face-down counter, me the advised one, Ben nothing.
+    taps.tap('#game-keep [data-keep="?"]', mine=False)
+    advised = phone.page.locator("#game-keep .chip.best")
+    taps.tap(f'#game-keep [data-counter={advised.first.get_attribute("data-counter")}]' if advised.count()
+             else '#game-keep [data-keep="-"]', mine=True)
+    taps.tap('#game-keep [data-keep="-"]', mine=False)
+    return taps
+
+
+def run(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "planner", *args], capture_output=True, text=True, timeout=300,
+                          check=False)
+
+
+def test_a_round_in_game_mode_takes_few_taps_and_the_save_replays_and_reviews(browser: Any,  # noqa: F811
+                                                                               tmp_path: Path) -> None:
+    save = tmp_path / "game.toml"
+    with table(save) as server:
+        phone = Phone(browser, server).open()
+        start_game(phone)
+        taps = play_round(phone, server)
+        game = taps.game()
+        assert game["round"] == 2 and game["needs"] == "deal"
+        record = json.loads(save.read_text(encoding="utf-8"))
+        entries = [a for r in record["rounds"] for a in r["actions"]]
+        theirs = [a for a in entries if a["player"] != "You"]
+        assert len(theirs) >= 12  # 6 draws, 2 placements, passes, 2 moves, 2 keeps
+        assert taps.opponent / len(theirs) <= 1.5, (taps.opponent, len(theirs))
+        print(f"opponent taps {taps.opponent} for {len(theirs)} actions; my taps {taps.mine}")
+        assert [a["action"] for a in entries[:3]] == ["0", entries[1]["action"], "blind"]
+        assert record["rounds"][0]["hands"] == {"You": HAND}
+        phone.page.screenshot(path=str(DOCS / "table-game-phone.png"))
+        phone.close()
+    replayed = run("replay", str(save))
+    assert replayed.returncode == 0 and "legal, same result" in replayed.stdout, replayed.stdout + replayed.stderr
+    reviewed = run("review", str(save), "--player", "You", "--json")
+    assert reviewed.returncode == 0, reviewed.stderr
+    review = json.loads(reviewed.stdout)
+    assert review["player"] == "You" and len(review["rounds"]) == 1
+    mine = next(a["action"] for a in entries if a["player"] == "You" and a["phase"] == "travel")
+    assert review["rounds"][0]["travelled"]["route"] == mine
