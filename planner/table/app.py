@@ -2,7 +2,8 @@
 
 Routes (no route reads a path, a file name or anything but JSON from the request):
 
-- ``GET /`` the page; ``GET /app.js``, ``/round.js``, ``/game.js``, ``/explain.js``, ``/app.css``, ``/icon.svg`` its parts,
+- ``GET /`` the page; ``GET /app.js``, ``/round.js``,
+  ``/game.js``, ``/explain.js``, ``/app.css``, ``/icon.svg`` its parts,
   served from the package (no CDN: a table works offline);
 - ``GET /api/board`` the board's shapes, cards and rule options; ``GET /api/view`` the latest view;
 - ``GET /api/join`` the join link (the table's URL with its token, as this phone reached it) and

@@ -32,7 +32,8 @@ from planner.table.change import Change, refusal
 from planner.table.game import GAME_OPS, read_game_change
 from planner.table.rounds import ROUND_OPS, apply_round_change, read_round_change
 
-__all__ = ["GAME_ONLY", "HISTORY_OPS", "OPS", "VIEW_OPS", "Change", "apply_change", "read_change", "read_own_route", "rules_text"]
+__all__ = ["GAME_ONLY", "HISTORY_OPS", "OPS", "VIEW_OPS", "Change", "apply_change", "read_change", "read_own_route",
+           "rules_text"]
 
 OPS: dict[str, tuple[str, ...]] = {
     "tile": ("road", "counter", "obstacle"),

@@ -21,6 +21,7 @@ from planner.elfenland.position import Position
 from planner.elfenland.position_file import Overrides, load_position, position_from_mapping, position_to_toml
 from planner.errors import IllegalPositionError, UnsupportedError
 from planner.table import PHASES
+from planner.table.change import refusal
 from planner.table.changes import (
     GAME_ONLY,
     HISTORY_OPS,
@@ -30,7 +31,6 @@ from planner.table.changes import (
     read_change,
     read_own_route,
 )
-from planner.table.change import refusal
 from planner.table.game import GameTable, start_game
 
 __all__ = ["HISTORY", "Applied", "TableState", "open_table", "save_position"]

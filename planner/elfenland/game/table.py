@@ -47,7 +47,7 @@ from planner.elfenland.game.state import (
     Travel,
 )
 from planner.elfenland.notation import parse_town, parse_transport
-from planner.elfenland.position import Hand
+from planner.elfenland.position import Hand, Position
 from planner.elfenland.rules import KEEP_LIMIT, Transport
 from planner.errors import NotationError
 
@@ -203,16 +203,19 @@ class TableGame:
     def _draw(self, state: GameState, entry: dict[str, Any], text: str) -> Played | Problem:
         if text.lower() == "pass":
             return self._apply(state, Pass())
+        if text.lower() != "blind" and not text.isdigit():
+            return _problem("wrong-phase", "action", text, f"{self.names[state.turn]} is drawing a counter: a "
+                            f"face-up slot (0..{len(state.display) - 1}), 'blind' or 'pass', not {text!r}")
         took = parse_transport(str(entry.get("took") or ""), where="took")
         if text.lower() == "blind":
             if not state.stack:
                 return _problem("empty-stack", "action", text, "the stack is empty: no blind draw")
-            stack = list(state.stack)
-            if took in stack:
-                where = stack.index(took)
-                stack[0], stack[where] = stack[where], stack[0]
-            stack[0] = took
-            return self._apply(replace(state, stack=tuple(stack)), Draw(None))
+            pile = list(state.stack)
+            if took in pile:
+                where = pile.index(took)
+                pile[0], pile[where] = pile[where], pile[0]
+            pile[0] = took
+            return self._apply(replace(state, stack=tuple(pile)), Draw(None))
         if not text.isdigit() or int(text) >= len(state.display):
             return _problem("bad-draw", "action", text, f"face-up slot {text!r} is not one of "
                             f"0..{len(state.display) - 1}")
@@ -268,7 +271,7 @@ class TableGame:
     # -- the whole log --------------------------------------------------------------------------------------------
     def replay(self, entries: Sequence[dict[str, Any]]) -> tuple[list[Played], Problem | None, int | None]:
         """Every entry played from the start: what each did, and the first refused one's problem and index."""
-        state, done = self.start, []
+        state, done = self.start, list[Played]()
         for index, entry in enumerate(entries):
             played = self.play(state, entries[:index], entry)
             if isinstance(played, Problem):
@@ -280,7 +283,7 @@ class TableGame:
     def said(self, before: GameState, entry: dict[str, Any]) -> str:
         """The entry in words, naming whose it was: "Anna took the face-up pig (a unicorn turned up)"."""
         if "deal" in entry:
-            return f"your hand for round {before.round}: {entry['deal']}"
+            return f"your hand for round {before.round}: {Hand.from_str(str(entry['deal']))}"
         name = "you" if before.turn == self.me else self.names[before.turn]
         text = str(entry.get("action", ""))
         board = load_board()
@@ -318,7 +321,7 @@ class TableGame:
 
 
 def _a(word: str) -> str:
-    return f"{'an' if word[0] in 'aeiou' else 'a'} {word}"
+    return f"{'an' if word[0] in 'aeio' else 'a'} {word}"  # a unicorn, an elfcycle
 
 
 def table_record(game: TableGame, played: Sequence[Played]) -> dict[str, Any]:
@@ -407,14 +410,15 @@ def default_collected(state: GameState, seat: int, end: str) -> list[str]:
     frontier = [start]
     while frontier and end not in before:
         following = []
-        for town in frontier:
-            for link in board.links(town):
-                other = link.other(town)
+        for here in frontier:
+            for link in board.links(here):
+                other = link.other(here)
                 if other not in before:
-                    before[other] = town
+                    before[other] = here
                     following.append(other)
         frontier = following
-    path, town = [], end if end in before else None
+    path: list[str] = []
+    town: str | None = end if end in before else None
     while town is not None and town != start:
         path.append(town)
         town = before[town]
@@ -422,6 +426,6 @@ def default_collected(state: GameState, seat: int, end: str) -> list[str]:
     return [t for t in reversed(path) if t not in visited and t != CAPITAL]
 
 
-def my_position(state: GameState, me: int) -> Any:
+def my_position(state: GameState, me: int) -> Position:
     """My planner position (with the drawing and planning keys) in the table's game."""
     return position_of(view(state, me), advice=True)
