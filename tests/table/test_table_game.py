@@ -32,7 +32,7 @@ PLANNING = [{"action": "P@PAR-WYL:p"}, {"action": "E@ELV-LAP:p"}, {"action": "U@
 
 
 def table_state(tmp_path: Path | None = None) -> TableState:
-    return TableState(Position.from_str("- ELV - - 1"), save=None if tmp_path is None else tmp_path / "game.toml")
+    return TableState(Position.from_str("- ELV - - 1"), save=None if tmp_path is None else tmp_path / "game.jsonl")
 
 
 def made(state: TableState, change: dict[str, Any]) -> str:
@@ -117,7 +117,7 @@ def test_a_new_round_waits_for_my_cards_before_any_advice(tmp_path: Path) -> Non
     assert str(me.hand) == "ECUTDDRR"
     assert sorted(t.letter for t in me.secret.cards()) == ["D", "T"]  # the one kept face down and the new one
     assert state.advisable is None  # round 2 starts with me (the start player moves on)
-    record = json.loads((tmp_path / "game.toml").read_text(encoding="utf-8"))
+    record = json.loads((tmp_path / "game.jsonl").read_text(encoding="utf-8"))
     verdict = replay(record)
     assert verdict.ok, verdict.problem
     assert record["table"] == {"me": "You"} and record["rounds"][1]["hands"] == {"You": "ECUTDDRR"}
@@ -128,9 +128,9 @@ def test_the_saved_game_resumes_where_it_was(tmp_path: Path) -> None:
     through_planning(state)
     assert state.game is not None
     before = state.game.state
-    resumed, notes = open_table(None, save=tmp_path / "game.toml")
+    resumed, notes = open_table(None, save=tmp_path / "game.jsonl")
     assert resumed.mode == "game" and resumed.game is not None and resumed.game.state == before
-    assert notes == [f"resuming the game saved in {tmp_path / 'game.toml'}"]
+    assert notes == [f"resuming the game saved in {tmp_path / 'game.jsonl'}"]
     assert resumed.phase == "travel" and resumed.advisable == "turn"
 
 
@@ -142,7 +142,7 @@ def test_analysis_mode_starts_from_the_game_and_leaves_it_saved(tmp_path: Path) 
     made(state, {"op": "mode", "mode": "analysis"})
     assert state.position == mine  # the analysis board starts from my position in the game
     assert state.apply({"op": "tile", "road": "JAC-THR:m", "counter": "D"}).ok
-    assert json.loads((tmp_path / "game.toml").read_text(encoding="utf-8"))["table"] == {"me": "You"}
+    assert json.loads((tmp_path / "game.jsonl").read_text(encoding="utf-8"))["table"] == {"me": "You"}
     made(state, {"op": "mode", "mode": "game"})
     assert state.position == mine
 

@@ -145,7 +145,14 @@ def play_round(phone: Phone, server: TableServer) -> Taps:
     taps.board(town("LAP"), mine=False)
     phone.after(version)
     phone.page.wait_for_selector("#game-towns:not([hidden])")
-    assert "Lapphalya" in phone.text("#game-towns-list")
+    assert phone.text("#game-towns-list") == "Lapphalya"  # the towns on the fewest links, to edit
+    taps.board(town("VIR"), mine=False)  # she went by Virst: a tap adds it
+    assert phone.text("#game-towns-list") == "Lapphalya, Virst"
+    version = phone.version
+    taps.tap("#game-towns-done", mine=False, acts=False)
+    phone.page.wait_for_function("(v) => Number(document.body.dataset.version) >= v + 2", arg=version)
+    phone.settled()
+    assert taps.game()["players"][0]["visited"] == ["ELV", "LAP", "VIR"]
     taps.tap("#game-walk", mine=True)
     if taps.game()["phase"] == "discard":
         taps.tap("#game-keep-cards", mine=True)
@@ -173,7 +180,7 @@ def run(*args: str) -> subprocess.CompletedProcess[str]:
 @pytest.fixture(scope="module")
 def played(browser: Any, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:  # noqa: F811
     """Round 1 played on a phone, saved: the save file, the taps, the round's record."""
-    save = tmp_path_factory.mktemp("game") / "game.toml"
+    save = tmp_path_factory.mktemp("game") / "game.jsonl"
     with table(save) as server:
         phone = Phone(browser, server).open()
         start_game(phone)
@@ -194,6 +201,8 @@ def test_a_round_in_game_mode_takes_at_most_one_and_a_half_taps_an_opponent_acti
     assert len(theirs) >= 12 and {a["phase"] for a in theirs} == {"draw", "plan", "travel", "keep"}
     assert taps.opponent / len(theirs) <= 1.5, (taps.opponent, len(theirs))
     assert record["rounds"][0]["hands"] == {"You": HAND}  # my hand: the only thing typed
+    moved = next(a for a in theirs if a["phase"] == "travel")
+    assert moved == {"player": "Anna", "phase": "travel", "action": "?", "town": "LAP", "collected": ["LAP", "VIR"]}
     mine = [a for a in entries if a["player"] == "You"]
     assert [a["phase"] for a in mine][:3] == ["draw"] * 3 and any(a["phase"] == "travel" for a in mine)
 
@@ -213,7 +222,7 @@ def test_the_saved_game_replays_and_reviews(played: dict[str, Any]) -> None:
 
 def test_a_restarted_server_resumes_the_game_and_the_new_round_asks_for_my_cards_first(
         browser: Any, played: dict[str, Any]) -> None:  # noqa: F811
-    state, notes = open_table(None, save=played["save"])  # what `elfenland serve --save game.toml` does again
+    state, notes = open_table(None, save=played["save"])  # what `elfenland serve --save game.jsonl` does again
     assert state.mode == "game" and "resuming the game" in notes[0]
     with table(state=state, port=played["port"]) as server:
         phone = Phone(browser, server).open()
