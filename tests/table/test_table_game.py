@@ -14,8 +14,7 @@ import pytest
 from tables import served
 
 from planner.elfenland.board import load_board
-from planner.elfenland.game.record import replay
-from planner.elfenland.game.table import TableGame, table_record
+from planner.elfenland.game.table import TableGame, replay, table_record
 from planner.elfenland.position import Position
 from planner.table.state import TableState, open_table
 

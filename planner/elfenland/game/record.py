@@ -184,12 +184,7 @@ def _difference(given: Any, rebuilt: Any, where: str = "") -> str | None:
 
 def walk(record: dict[str, Any]) -> tuple[list[GameState], list[Action], Replay]:
     """Apply every action of ``record`` through the engine from its seed: the states (``states[i]`` before
-    ``actions[i]``), the actions, and the verdict (see the module docstring). A game played at a table (a
-    ``"table"`` key) is walked by :func:`~planner.elfenland.game.table.walk_table`."""
-    if isinstance(record, dict) and "table" in record:
-        from planner.elfenland.game.table import walk_table
-
-        return walk_table(record)
+    ``actions[i]``), the actions, and the verdict (see the module docstring)."""
     try:
         if record.get("schema") != SCHEMA:
             raise NotationError(f"not a game record: schema {record.get('schema')!r}, not {SCHEMA!r}",

@@ -23,9 +23,9 @@ from typing import Any
 from planner.common.limits import Limit
 from planner.elfenland.board import CAPITAL
 from planner.elfenland.game.engine import position_of, view
-from planner.elfenland.game.record import walk
 from planner.elfenland.game.seats import ADVICE_NODES, ROUTE_NODES
 from planner.elfenland.game.state import Action, Draw, GameState, Pass, Phase, Place, PlaceObstacle, Travel
+from planner.elfenland.game.table import walk  # any record: self-played, or a game played at the table
 from planner.elfenland.plan import Plan, place
 from planner.elfenland.position import Position, Tile
 from planner.errors import PlannerError

@@ -20,9 +20,10 @@ The log is a list of entries, the record's own action form plus what the table s
   ``"town"`` (where the boot ends) and ``"collected"`` (the towns it collected), its discard unseen;
 - a keep: the counter's letter, ``"-"`` for none, ``"?"`` for an opponent's face-down one.
 
-:func:`table_record` writes the log as an ``elfenland-game/1`` record with a ``"table"`` key (who I am); the
-record's ``walk`` reads such a record through :func:`walk_table`, so ``elfenland replay`` and ``elfenland review``
-read a game played at the table. Opponents' hands are not in the record: nobody at the table saw them.
+:func:`table_record` writes the log as an ``elfenland-game/1`` record with a ``"table"`` key (who I am);
+:func:`walk` and :func:`replay` read any record, a table's through :func:`walk_table`, so ``elfenland replay`` and
+``elfenland review`` (which call them) read a game played at the table. Opponents' hands are not in the record:
+nobody at the table saw them.
 """
 
 from __future__ import annotations
@@ -34,24 +35,16 @@ from typing import Any
 from planner.common.problems import Problem
 from planner.elfenland.board import CAPITAL, load_board
 from planner.elfenland.game.engine import apply, new_game, position_of, scores, view
-from planner.elfenland.game.state import (
-    Action,
-    Discard,
-    Draw,
-    GameRules,
-    GameState,
-    Keep,
-    Pass,
-    Phase,
-    Player,
-    Travel,
-)
+from planner.elfenland.game.record import Replay, _difference, parse_action, rules_from
+from planner.elfenland.game.record import walk as walk_engine_record
+from planner.elfenland.game.state import Action, Discard, Draw, GameRules, GameState, Keep, Pass, Phase, Player, Travel
 from planner.elfenland.notation import parse_town, parse_transport
 from planner.elfenland.position import Hand, Position
 from planner.elfenland.rules import KEEP_LIMIT, Transport
 from planner.errors import NotationError
 
-__all__ = ["SEEN", "Played", "TableGame", "needs_deal", "table_record", "walk_table"]
+__all__ = ["SEEN", "Played", "TableGame", "default_collected", "entries_of", "my_position", "needs_deal", "replay",
+           "table_record", "walk", "walk_table"]
 
 SEEN = "?"
 """The action text of what the table did not see: an opponent's move (its end and towns are given beside it) or an
@@ -186,8 +179,6 @@ class TableGame:
             return self._apply(state, Keep(player.secret.cards()[0]))
         if state.phase is Phase.PLAN and not mine and "@" in text:
             state = self._reveal_secret(state, seat, text)
-        from planner.elfenland.game.record import parse_action
-
         return self._apply(state, parse_action(state, text))
 
     def _apply(self, state: GameState, *actions: Action) -> Played | Problem:
@@ -371,11 +362,22 @@ def entries_of(record: dict[str, Any]) -> list[dict[str, Any]]:
     return entries
 
 
-def walk_table(record: dict[str, Any]) -> tuple[list[GameState], list[Action], Any]:
+def walk(record: dict[str, Any]) -> tuple[list[GameState], list[Action], Replay]:
+    """Any game record's states, actions and verdict: a table's (a ``"table"`` key) by :func:`walk_table`, a
+    self-played one by :func:`~planner.elfenland.game.record.walk`."""
+    if isinstance(record, dict) and "table" in record:
+        return walk_table(record)
+    return walk_engine_record(record)
+
+
+def replay(record: dict[str, Any]) -> Replay:
+    """The verdict on any game record, a table's or a self-played one (see :func:`walk`)."""
+    return walk(record)[2]
+
+
+def walk_table(record: dict[str, Any]) -> tuple[list[GameState], list[Action], Replay]:
     """A table record's states and actions as :func:`~planner.elfenland.game.record.walk` gives them (the table's
     facts made true in each state before its action), and the verdict: legal and the same record rebuilt."""
-    from planner.elfenland.game.record import Replay, _difference, rules_from
-
     try:
         names = [str(p["name"]) for p in record["players"]]
         game = TableGame(names, names.index(str(record["table"]["me"])), seed=int(record["seed"]),
