@@ -188,3 +188,34 @@ def test_a_game_change_is_answered_in_words() -> None:
         assert view["waiting"] is None and view["advice"]["phase"] == "draw"  # my turn: advised
         refused = table.post({"op": "game_act", "action": "9", "took": "P"})
         assert not refused["ok"] and refused["problems"][0]["field"] == "action"
+
+
+def test_a_whole_game_at_the_table_ends_scored_and_replays(tmp_path: Path) -> None:
+    """Four rounds of blind draws, passes and standing still: the game ends, nothing is advised, the record replays
+    with its scores and (nobody's towns, four cards each: a full tie) every player a winner."""
+    state = table_state(tmp_path)
+    made(state, START)
+    game = state.game
+    assert game is not None
+    for _ in range(200):
+        now = game.state
+        if now.over:
+            break
+        if game.waiting_for_deal:
+            made(state, {"op": "game_deal", "hand": "PPPPCCCC"[:len(now.players[1].hand)], "secret": "D"})
+            continue
+        phase, mine = now.phase.value, now.turn == 1
+        entry: dict[str, Any] = {
+            "draw": {"action": "blind", "took": "U"}, "plan": {"action": "pass"},
+            "travel": {"action": "-"} if mine else {"town": now.players[now.turn].town, "collected": []},
+            "discard": {"action": str(now.players[1].hand)[:4]}, "keep": {"action": "-"}}[phase]
+        if phase == "draw" and len(now.players[now.turn].counters) >= 5:
+            entry = {"action": "pass"}
+        made(state, {"op": "game_act", **entry})
+    assert game.state.over and state.advisable == "over"
+    record = json.loads((tmp_path / "game.jsonl").read_text(encoding="utf-8"))
+    assert len(record["rounds"]) == 4 and record["winners"] == ["Anna", "You", "Ben"]
+    assert [s["points"] for s in record["scores"]] == [0, 0, 0]
+    assert replay(record).ok
+    refused = state.apply({"op": "game_act", "action": "pass"})
+    assert [p.kind for p in refused.problems] == ["game-over"]
