@@ -14,6 +14,7 @@ import pytest
 from tables import served
 
 from planner.elfenland.board import load_board
+from planner.elfenland.game.review import RecordError, review_game
 from planner.elfenland.game.table import TableGame, replay, table_record
 from planner.elfenland.position import Position
 from planner.table.state import TableState, open_table
@@ -219,3 +220,14 @@ def test_a_whole_game_at_the_table_ends_scored_and_replays(tmp_path: Path) -> No
     assert replay(record).ok
     refused = state.apply({"op": "game_act", "action": "pass"})
     assert [p.kind for p in refused.problems] == ["game-over"]
+
+
+def test_a_table_game_reviews_my_decisions_only() -> None:
+    game = TableGame(["Anna", "You", "Ben"], 1, seed=3)
+    played, problem, _ = game.replay([{"deal": "PPEECCUT", "secret": "D", "display": "PEUTD"}, *DRAFT])
+    assert problem is None
+    record = table_record(game, played)
+    review = review_game(record, decisions=False)
+    assert review.player == "You"  # by default: me, whose cards the table saw
+    with pytest.raises(RecordError, match="Anna's cards were not seen at the table: only You's decisions"):
+        review_game(record, "anna", decisions=False)

@@ -260,6 +260,10 @@ def test_every_action_is_attributed_and_undo_names_what_it_undoes(browser: Any) 
         phone.tap("#game-turned-counters [data-counter=C]")
         said(phone, "Anna took the face-up giant pig (magic cloud turned up)")
         assert "You" in phone.text("#seats li.turn")
+        other = Phone(browser, server).open()  # another phone at the table: the same words, no toast of its own
+        assert other.text("#game-last") == "last: Anna took the face-up giant pig (magic cloud turned up)"
+        assert "You" in other.text("#seats li.turn")
+        other.close()
         phone.page.screenshot(path=str(DOCS / "table-game-turn.png"))
         phone.tap("#game-undo")
         said(phone, "undone: Anna took the face-up giant pig (magic cloud turned up)")

@@ -94,11 +94,14 @@ class GameReview:
 
 def _record_player(record: dict[str, Any], player: str | None) -> str:
     names = [str(p["name"]) for p in record.get("players", [])]
+    me = (record.get("table") or {}).get("me")  # a game played at the table: only my cards were seen
     if player is None:
-        return names[0]
+        return str(me) if me else names[0]
     matches = [n for n in names if n.lower() == player.lower()]
     if not matches:
         raise RecordError(f"no player {player!r} in the game; the players are {', '.join(names)}")
+    if me and matches[0] != me:
+        raise RecordError(f"{matches[0]}'s cards were not seen at the table: only {me}'s decisions can be reviewed")
     return matches[0]
 
 

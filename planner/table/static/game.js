@@ -9,19 +9,19 @@
 const GAME_TEXT = {
   start: "start a game",
   startTitle: "A new game",
-  names: "players in seat order (the first draws first)",
+  names: "players in seat order (the first draws first), with commas",
   me: "I am",
-  display: "the five face-up counters (tap them in order)",
-  hand: "my cards",
+  display: "the five face-up counters, tapped in order:",
+  hand: "my eight cards (letters, e.g. PPCCUTDR)",
   secret: "my face-down counter",
   begin: "begin",
   clear: "clear",
   dealTitle: (round) => `Round ${round}: your new cards`,
   dealHint: (kept) => kept ? `You kept ${kept}: add the cards dealt to them.` : "The eight cards dealt to you.",
   deal: "these are my cards",
+  dealSecret: "my new face-down counter",
   askDeal: (round) => `Round ${round}: enter your new cards before anyone draws.`,
   newCards: "new cards",
-  turn: (name, phase) => `${name} · ${phase}`,
   you: "you",
   draws: (name) => `${name} draws: tap the counter taken`,
   myDraw: "your draw: tap the counter you take (advice below)",
@@ -43,7 +43,6 @@ const GAME_TEXT = {
   keepFaceDown: "a face-down one",
   over: "the game is over",
   turned: "Which counter turned up?",
-  turnedNone: "none (the stack is empty)",
   collected: (name) => `${name} collected (tap towns on the map to change)`,
   done: "done",
   points: (n) => `${n} town${n === 1 ? "" : "s"}`,
@@ -52,6 +51,7 @@ const GAME_TEXT = {
   waitDeal: "Your new cards first: the advice comes once your hand is complete.",
   waitTurn: (name, phase) => `${name}'s turn (${phase}): tap what ${name} does.`,
   waitOver: "The game is over.",
+  last: (said) => `last: ${said}`,
   phases: { draw: "drawing", plan: "planning", travel: "moving", discard: "discarding", keep: "keeping", over: "over" },
 };
 
@@ -100,6 +100,7 @@ function renderGameMode(view) {
   document.body.toggleAttribute("data-waiting", Boolean(view.waiting));
   const seats = $("#seats");
   const bar = $("#game-bar");
+  if (view.mode !== "game" || !game) $("#game-last").textContent = "";
   if (view.mode !== "game") {
     seats.replaceChildren();
     bar.replaceChildren();
@@ -117,6 +118,7 @@ function renderGameMode(view) {
     el("b", { text: p.me && p.name.toLowerCase() !== GAME_TEXT.you ? `${p.name} (${GAME_TEXT.you})` : p.name }),
     el("small", { text: `${GAME_TEXT.points(p.towns)} · ${p.town} ${GAME_TEXT.counters(p.open, p.secret)}` }))));
   $("#game-round").textContent = `${game.round}/${game.rounds} · ${GAME_TEXT.phases[game.phase]}`;
+  $("#game-last").textContent = game.said ? GAME_TEXT.last(game.said) : "";  // every phone, not just the tapping one
   bar.replaceChildren(...barContents(view, game));
   if (game.needs === "deal" && $("#game-deal").hidden && !gamePage.dealDismissed) openDeal();
   if (game.needs !== "deal") gamePage.dealDismissed = false;
@@ -343,8 +345,19 @@ function watchGame() {
   $("#game-undo").addEventListener("click", () => send({ op: "undo" }, "#game-problems-bar"));
 }
 
+// The sheets' words, from GAME_TEXT (the page's HTML holds only their places).
+function gameWords() {
+  const words = { "#setup-title": GAME_TEXT.startTitle, "#setup-names-label": GAME_TEXT.names, "#setup-me-label": GAME_TEXT.me,
+                  "#setup-display-label": GAME_TEXT.display, "#setup-hand-label": GAME_TEXT.hand,
+                  "#setup-secret-label": GAME_TEXT.secret, "#setup-start": GAME_TEXT.begin, "#setup-clear": GAME_TEXT.clear,
+                  "#deal-secret-label": GAME_TEXT.dealSecret, "#deal-send": GAME_TEXT.deal,
+                  "#game-turned-title": GAME_TEXT.turned, "#game-towns-done": GAME_TEXT.done };
+  for (const [selector, text] of Object.entries(words)) $(selector).textContent = text;
+}
+
 // The pickers that need the board's counters (called once the board document is read).
 function startGameMode() {
+  gameWords();
   $("#setup-display").replaceChildren(...counterCards().map((c) => counterButton(c.letter, () => {
     if (gamePage.picked.length < page.board.display_size) gamePage.picked.push(c.letter);
     renderSetup();
