@@ -21,6 +21,7 @@ from planner.elfenland.game.table import my_position as game_position
 from planner.elfenland.notation import parse_town
 from planner.elfenland.position import Position
 from planner.elfenland.rules import COUNTER_TRANSPORTS, MAX_PLAYERS, MIN_PLAYERS, Rules
+from planner.errors import NotationError
 from planner.table.change import Change, refusal
 
 __all__ = ["GAME_OPS", "GameTable", "read_game_change"]
@@ -152,7 +153,10 @@ class GameTable:
         """
         state = self.state
         if "town" in entry and "collected" not in entry and state.phase is Phase.TRAVEL:
-            end = parse_town(str(entry["town"]), where="town")
+            try:
+                end = parse_town(str(entry["town"]), where="town")
+            except NotationError as error:
+                raise refusal(error.kind, "town", entry["town"], str(error)) from None
             entry = {**entry, "town": end, "collected": default_collected(state, state.turn, end)}
             if end not in state.players[state.turn].visited and end != CAPITAL and end not in entry["collected"]:
                 entry["collected"].append(end)

@@ -231,3 +231,31 @@ def test_a_table_game_reviews_my_decisions_only() -> None:
     assert review.player == "You"  # by default: me, whose cards the table saw
     with pytest.raises(RecordError, match="Anna's cards were not seen at the table: only You's decisions"):
         review_game(record, "anna", decisions=False)
+
+
+ODD = ["", "-", "?", "pass", "blind", "9", "P@PAR-WYL:p", "X@ELV-LAP:p", "ZZZ", "lap/E", "@", "P@", "PP@ELV-LAP:p",
+       "DDDDDDDDD", "é"]
+
+
+@pytest.mark.parametrize("phase", ["draw", "travel"])
+def test_odd_game_changes_are_refused_in_words_and_change_nothing(phase: str) -> None:
+    """Every text a page may send in each key of an action, in the draw phase and at an opponent's move: an answer
+    (made, or refused with problems and the table unchanged), never an exception."""
+    state = table_state()
+    if phase == "draw":
+        made(state, START)
+    else:
+        through_planning(state)
+    for key in ("action", "took", "turned", "town", "collected"):
+        for value in ODD:
+            body = {"op": "game_act", key: [value] if key == "collected" else value}
+            if key == "collected":
+                body["town"] = "LAP"
+            before = state.version
+            applied = state.apply(body)
+            if applied.ok:
+                assert applied.said and state.version == before + 1
+                made(state, {"op": "undo"})
+            else:
+                assert applied.problems and state.version == before
+                assert all(p.message for p in applied.problems)

@@ -240,7 +240,10 @@ class TableGame:
         seat = state.turn
         player = state.players[seat]
         board = load_board()
-        end = parse_town(str(entry.get("town") or ""), where="town")
+        if not entry.get("town"):
+            return _problem("missing-town", "town", entry.get("action"), f"{self.names[seat]}'s move is said by the "
+                            "town where the boot ends (the table does not see an opponent's cards)")
+        end = parse_town(str(entry["town"]), where="town")
         collected = entry.get("collected")
         if not isinstance(collected, list):
             return _problem("bad-collected", "collected", collected, "collected is the list of towns the move "
