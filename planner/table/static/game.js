@@ -26,6 +26,7 @@ const GAME_TEXT = {
   draws: (name) => `${name} draws: tap the counter taken`,
   myDraw: "your draw: tap the counter you take (advice below)",
   blind: "blind:",
+  blindHint: "A blind draw: tap the counter drawn after “blind:” at the top.",
   pass: "pass",
   noFreePass: "In the game, planning ends once everybody passes in a row: place your counters while you can.",
   places: (name) => `${name} places: tap a road on the map, then the counter`,

@@ -128,7 +128,8 @@ function renderDraw(view) {
   const taking = shown.counter ? ` with the ${cardOf(shown.counter).title}` : "";
   $("#draw-shown").textContent = (advice.ties ? `${sentence(advice.ties)} ` : "") + (advice.full
     ? `The map shows your joint plan: ${shown.route || "stay"}.`
-    : `The map shows your joint plan${taking}: ${shown.route || "stay"}. A blind draw: add the counter to your supply.`);
+    : `The map shows your joint plan${taking}: ${shown.route || "stay"}. ${inGame() ? GAME_TEXT.blindHint
+      : "A blind draw: add the counter to your supply."}`);
   $("#to-plan").hidden = !advice.full;
 }
 
