@@ -228,22 +228,24 @@ def test_a_restarted_server_resumes_the_game_and_the_new_round_asks_for_my_cards
         phone = Phone(browser, server).open()
         assert phone.page.locator("#seats li").count() == 3
         assert phone.text("#verdict") == "Your new cards first: the advice comes once your hand is complete."
-        phone.page.wait_for_selector("#game-deal:not([hidden])")  # the deal sheet asks at once
+        phone.page.wait_for_selector("#game-setup:not([hidden])")  # the deal sheet asks at once, for my cards alone
+        assert not phone.page.locator("#setup-players").is_visible()
+        phone.page.screenshot(path=str(DOCS / "table-game-deal-phone.png"))
         assert not phone.page.locator("#draw-panel").is_visible()  # nothing advised on a half-known hand
-        phone.page.tap("#deal-close")
+        phone.page.tap("#setup-close")
         phone.page.evaluate("() => window.scrollTo(0, document.body.scrollHeight)")
         box = phone.page.locator("#game-deal-open").bounding_box()
         assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= 844  # no scrolling to reach it
         phone.page.tap("#game-deal-open")
-        kept = phone.page.input_value("#deal-hand")
+        kept = phone.page.input_value("#setup-hand")
         assert 0 < len(kept) <= 4  # the cards kept, for the deal to add to
-        phone.page.fill("#deal-hand", kept + "D")  # cards short: refused where it was typed
-        phone.page.tap("#deal-send")
-        phone.page.wait_for_selector("#deal-problems .problem-text")
-        assert "holds 8 cards" in phone.text("#deal-problems")
-        phone.page.fill("#deal-hand", kept + "DDRRRRRR"[:8 - len(kept)])
-        phone.page.tap("#deal-secret [data-counter=T]")
-        phone.tap("#deal-send")
+        phone.page.fill("#setup-hand", kept + "D")  # cards short: refused where it was typed
+        phone.page.tap("#setup-start")
+        phone.page.wait_for_selector("#setup-problems .problem-text")
+        assert "holds 8 cards" in phone.text("#setup-problems")
+        phone.page.fill("#setup-hand", kept + "DDRRRRRR"[:8 - len(kept)])
+        phone.page.tap("#setup-secret [data-counter=T]")
+        phone.tap("#setup-start")
         said(phone, "your hand for round 2: ")
         phone.settled()
         assert phone.text("#verdict").startswith("draw")  # round 2 starts with me: advised once the hand is in

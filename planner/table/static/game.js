@@ -56,7 +56,7 @@ const GAME_TEXT = {
   phases: { draw: "drawing", plan: "planning", travel: "moving", discard: "discarding", keep: "keeping", over: "over" },
 };
 
-const gamePage = { picked: [], secret: null, collecting: null, turnedSlot: null, dealSecret: null };
+const gamePage = { picked: [], secret: null, collecting: null, turnedSlot: null, dealing: false, dealDismissed: false };
 
 // The header's line while nothing is advised.
 function waitingText(view) {
@@ -121,7 +121,7 @@ function renderGameMode(view) {
   $("#game-round").textContent = `${game.round}/${game.rounds} · ${GAME_TEXT.phases[game.phase]}`;
   $("#game-last").textContent = game.said ? GAME_TEXT.last(game.said) : "";  // every phone, not just the tapping one
   bar.replaceChildren(...barContents(view, game));
-  if (game.needs === "deal" && $("#game-deal").hidden && !gamePage.dealDismissed) openDeal();
+  if (game.needs === "deal" && $("#game-setup").hidden && !gamePage.dealDismissed) openDeal();
   if (game.needs !== "deal") gamePage.dealDismissed = false;
 }
 
@@ -272,12 +272,29 @@ async function doneCollecting() {
   }
 }
 
-// -- the sheets: a new game, a new round's cards ----------------------------------------------------------------------
-function openSetup() {
-  gamePage.picked = [];
+// -- the sheet of my cards: a new game (its players and display too), or a new round's deal ---------------------------
+function openCards(dealing) {
+  const game = page.view.game;
+  gamePage.dealing = dealing;
   gamePage.secret = null;
+  if (!dealing) gamePage.picked = [];
   $("#game-setup").hidden = false;
+  $("#setup-players").hidden = dealing;
+  $("#setup-title").textContent = dealing ? GAME_TEXT.dealTitle(game.round) : GAME_TEXT.startTitle;
+  $("#setup-hand-label").textContent = dealing ? GAME_TEXT.dealHint(game.carried) : GAME_TEXT.hand;
+  $("#setup-secret-label").textContent = dealing ? GAME_TEXT.dealSecret : GAME_TEXT.secret;
+  $("#setup-start").textContent = dealing ? GAME_TEXT.deal : GAME_TEXT.begin;
+  const input = $("#setup-hand");
+  if (dealing && !input.value.startsWith(game.carried || "")) input.value = game.carried || "";
   renderSetup();
+}
+
+function openSetup() {
+  openCards(false);
+}
+
+function openDeal() {
+  openCards(true);
 }
 
 function renderSetup() {
@@ -296,37 +313,17 @@ function renderSetup() {
   }
 }
 
-async function startGame() {
-  const names = $("#setup-names").value.split(",").map((n) => n.trim()).filter(Boolean);
-  const change = { op: "game_start", names, me: Number($("#setup-me").value), display: gamePage.picked.join(""),
-                   hand: $("#setup-hand").value };
-  if (gamePage.secret) change.secret = gamePage.secret;
-  if (await send(change, "#setup-problems")) $("#game-setup").hidden = true;
-}
-
-function openDeal() {
-  const game = page.view.game;
-  gamePage.dealSecret = null;
-  $("#game-deal").hidden = false;
-  $("#deal-title").textContent = GAME_TEXT.dealTitle(game.round);
-  $("#deal-hint").textContent = GAME_TEXT.dealHint(game.carried);
-  const input = $("#deal-hand");
-  if (!input.value || !input.value.startsWith(game.carried || "")) input.value = game.carried || "";
-  renderDealSecret();
-}
-
-function renderDealSecret() {
-  for (const button of document.querySelectorAll("#deal-secret button")) {
-    button.setAttribute("aria-pressed", String(button.dataset.counter === gamePage.dealSecret));
+async function sendCards() {
+  const input = $("#setup-hand");
+  let change = { op: "game_deal", hand: input.value };
+  if (!gamePage.dealing) {
+    change = { op: "game_start", names: $("#setup-names").value.split(",").map((n) => n.trim()).filter(Boolean),
+               me: Number($("#setup-me").value), display: gamePage.picked.join(""), hand: input.value };
   }
-}
-
-async function dealCards() {
-  const change = { op: "game_deal", hand: $("#deal-hand").value };
-  if (gamePage.dealSecret) change.secret = gamePage.dealSecret;
-  if (await send(change, "#deal-problems")) {
-    $("#game-deal").hidden = true;
-    $("#deal-hand").value = "";
+  if (gamePage.secret) change.secret = gamePage.secret;
+  if (await send(change, "#setup-problems")) {
+    $("#game-setup").hidden = true;
+    input.value = "";
   }
 }
 
@@ -336,11 +333,12 @@ function watchGame() {
   }
   $("#setup-names").addEventListener("input", renderSetup);
   $("#setup-display").replaceChildren();  // filled once the board is known (startGameMode)
-  $("#setup-start").addEventListener("click", startGame);
+  $("#setup-start").addEventListener("click", sendCards);
   $("#setup-clear").addEventListener("click", () => { gamePage.picked = []; renderSetup(); });
-  $("#setup-close").addEventListener("click", () => { $("#game-setup").hidden = true; });
-  $("#deal-send").addEventListener("click", dealCards);
-  $("#deal-close").addEventListener("click", () => { $("#game-deal").hidden = true; gamePage.dealDismissed = true; });
+  $("#setup-close").addEventListener("click", () => {
+    $("#game-setup").hidden = true;
+    if (gamePage.dealing) gamePage.dealDismissed = true;  // reopened from "new cards" in the header
+  });
   $("#game-turned-close").addEventListener("click", () => { $("#game-turned").hidden = true; });
   $("#game-towns-done").addEventListener("click", doneCollecting);
   $("#game-undo").addEventListener("click", () => send({ op: "undo" }, "#game-problems-bar"));
@@ -348,10 +346,8 @@ function watchGame() {
 
 // The sheets' words, from GAME_TEXT (the page's HTML holds only their places).
 function gameWords() {
-  const words = { "#setup-title": GAME_TEXT.startTitle, "#setup-names-label": GAME_TEXT.names, "#setup-me-label": GAME_TEXT.me,
-                  "#setup-display-label": GAME_TEXT.display, "#setup-hand-label": GAME_TEXT.hand,
-                  "#setup-secret-label": GAME_TEXT.secret, "#setup-start": GAME_TEXT.begin, "#setup-clear": GAME_TEXT.clear,
-                  "#deal-secret-label": GAME_TEXT.dealSecret, "#deal-send": GAME_TEXT.deal,
+  const words = { "#setup-names-label": GAME_TEXT.names, "#setup-me-label": GAME_TEXT.me,
+                  "#setup-display-label": GAME_TEXT.display, "#setup-clear": GAME_TEXT.clear,
                   "#game-turned-title": GAME_TEXT.turned, "#game-towns-done": GAME_TEXT.done };
   for (const [selector, text] of Object.entries(words)) $(selector).textContent = text;
 }
@@ -363,11 +359,9 @@ function startGameMode() {
     if (gamePage.picked.length < page.board.display_size) gamePage.picked.push(c.letter);
     renderSetup();
   }, `a face-up ${c.title}`)));
-  for (const box of ["#setup-secret", "#deal-secret"]) {
-    $(box).replaceChildren(...counterCards().map((c) => counterButton(c.letter, () => {
-      if (box === "#setup-secret") { gamePage.secret = c.letter; renderSetup(); }
-      else { gamePage.dealSecret = c.letter; renderDealSecret(); }
-    }, `my face-down ${c.title}`)));
-  }
+  $("#setup-secret").replaceChildren(...counterCards().map((c) => counterButton(c.letter, () => {
+    gamePage.secret = c.letter;
+    renderSetup();
+  }, `my face-down ${c.title}`)));
   renderSetup();
 }
