@@ -173,8 +173,13 @@ class GameTable:
 
     @property
     def can_undo(self) -> bool:
-        """Whether an entry can be taken back."""
-        return bool(self.played)
+        """Whether an entry can be taken back (not the first deal: it holds the display; a new game replaces it)."""
+        return len(self.played) > 1
+
+    @property
+    def replaceable(self) -> bool:
+        """Whether a new game may replace this one: it is over, or nothing was played after the first deal."""
+        return self.state.over or len(self.played) <= 1
 
     @property
     def can_redo(self) -> bool:
@@ -227,6 +232,7 @@ class GameTable:
             "order": list(state.order),
             "needs": "deal" if waiting else None,
             "over": state.over,
+            "replaceable": self.replaceable,
             "said": self.said,
             "display": [t.letter for t in state.display],
             "stack": len(state.stack),

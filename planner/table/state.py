@@ -163,6 +163,9 @@ class TableState:
         if op in VIEW_OPS - {"phase"}:
             return self._view_setting(change)
         if op == "game_start":
+            if game is not None and not game.replaceable:
+                raise refusal("game-in-progress", "game", game.state.round, f"a game is being played (round "
+                              f"{game.state.round}): finish it, or undo back to its start, before a new one")
             self.game, self.mode = start_game(change, self.position.rules), "game"
             return self._changed(change, said=self.game.said)
         if game is None:

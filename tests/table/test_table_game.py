@@ -259,3 +259,17 @@ def test_odd_game_changes_are_refused_in_words_and_change_nothing(phase: str) ->
             else:
                 assert applied.problems and state.version == before
                 assert all(p.message for p in applied.problems)
+
+
+def test_a_game_in_progress_is_never_replaced_and_its_first_deal_never_undone() -> None:
+    state = table_state()
+    made(state, START)
+    assert not state.can_undo  # the first deal holds the display: a new game replaces it instead
+    made(state, {**START, "names": ["Anna", "You"], "me": 1})  # nothing played yet: begun again
+    assert state.game is not None and state.game.game.names == ("Anna", "You")
+    made(state, {"op": "game_act", **DRAFT[0]})
+    refused = state.apply(START)
+    assert [p.kind for p in refused.problems] == ["game-in-progress"]
+    assert state.game.game.names == ("Anna", "You")
+    made(state, {"op": "undo"})
+    assert made(state, START) == "a game of Anna, You, Ben begins; Anna draws first"

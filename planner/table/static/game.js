@@ -8,6 +8,7 @@
 // Every sentence the game mode shows, in one place (for translating the page).
 const GAME_TEXT = {
   start: "start a game",
+  startAgain: "start a new game",
   startTitle: "A new game",
   names: "players in seat order (the first draws first), with commas",
   me: "I am",
@@ -126,7 +127,8 @@ function renderGameMode(view) {
 }
 
 function barContents(view, game) {
-  if (game.over) return [el("p", { text: GAME_TEXT.over })];
+  const again = el("button", { type: "button", id: "game-start-open", text: GAME_TEXT.startAgain, onclick: openSetup });
+  if (game.over) return [el("p", { text: GAME_TEXT.over }), again];
   if (game.needs === "deal") {
     return [el("p", { text: GAME_TEXT.askDeal(game.round) }),
             el("button", { type: "button", id: "game-deal-open", class: "wide", text: GAME_TEXT.newCards,
@@ -194,6 +196,7 @@ function barContents(view, game) {
     }
     parts.push(row);
   }
+  if (game.replaceable) parts.push(again);  // nothing played yet: a mistyped start is begun again
   parts.push(el("div", { id: "game-problems-bar", class: "problems", "aria-live": "polite" }));
   return parts;
 }
