@@ -1,4 +1,5 @@
-"""A table's state: the position, its undo history and a version number, saved after every change.
+"""A table's state: the position, its undo history and a version number, saved after every change; in game mode
+(:mod:`planner.table.game`) the game instead, whose record is the save file.
 
 The state holds only legal positions: a change that breaks the rules is refused with its problems and changes
 nothing, so every phone always shows a position the planner can solve. Not thread-safe by itself: the session
