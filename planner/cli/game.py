@@ -15,11 +15,11 @@ from rich.text import Text
 
 from planner.cli.conventions import CONTEXT, EXIT_INPUT, EXIT_STOPPED, err, fail, json_option, out, stop_on_ctrl_c
 from planner.common.threads import cores
-from planner.elfenland.game.record import replay as replay_record
 from planner.elfenland.game.record import rules_dict
 from planner.elfenland.game.seats import SEATS
 from planner.elfenland.game.selfplay import Game, jobs_for, selfplay, summary
 from planner.elfenland.game.state import GameRules
+from planner.elfenland.game.table import replay as replay_record  # any record, a table's game too
 from planner.elfenland.rules import Rules
 from planner.errors import NotationError, UnsupportedError
 

@@ -3,6 +3,8 @@
 - :mod:`planner.table.changes` reads a page's change (JSON) and applies it to a position, and
   :mod:`planner.table.rounds` holds the changes of the drawing and planning phases;
 - :mod:`planner.table.state` keeps the table's position, its undo history and the save file;
+- :mod:`planner.table.game` is the game mode: the game played at the table, one tap an action, on the engine's
+  rules (:mod:`planner.elfenland.game.table`);
 - :mod:`planner.table.advising` works out each phase's advice, and :mod:`planner.table.session` does it for every
   change in worker threads and tells every watching page;
 - :mod:`planner.table.views` builds the JSON documents the page reads;

@@ -2,7 +2,8 @@
 
 Routes (no route reads a path, a file name or anything but JSON from the request):
 
-- ``GET /`` the page; ``GET /app.js``, ``/round.js``, ``/explain.js``, ``/app.css``, ``/icon.svg`` its parts,
+- ``GET /`` the page; ``GET /app.js``, ``/round.js``,
+  ``/game.js``, ``/explain.js``, ``/app.css``, ``/icon.svg`` its parts,
   served from the package (no CDN: a table works offline);
 - ``GET /api/board`` the board's shapes, cards and rule options; ``GET /api/view`` the latest view;
 - ``GET /api/join`` the join link (the table's URL with its token, as this phone reached it) and
@@ -67,9 +68,10 @@ CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' 
 HEADERS = {"content-security-policy": CSP, "x-content-type-options": "nosniff", "referrer-policy": "no-referrer",
            "x-frame-options": "DENY", "cache-control": "no-store"}
 STATIC = {"/app.js": "application/javascript", "/round.js": "application/javascript",
+          "/game.js": "application/javascript",
           "/explain.js": "application/javascript", "/app.css": "text/css", "/palette.css": "text/css",
           "/icon.svg": "image/svg+xml"}
-MALFORMED = frozenset({"bad-change", "bad-op", "unknown-key", "missing-key", "bad-type"})
+MALFORMED = frozenset({"bad-change", "bad-op", "unknown-key", "missing-key", "bad-type", "bad-mode"})
 """Problem kinds that say a change is malformed (not what the page sends): answered 422, not refused with 200."""
 
 Scope = MutableMapping[str, Any]
@@ -202,7 +204,8 @@ class TableApp:
                                 status_code=422 if malformed else 200)
         if view.get("solving"):
             view = await run_in_threadpool(self.session.wait_solved, applied.version, ANSWER_WAIT)
-        return JSONResponse({"ok": True, "version": applied.version, "problems": [], "view": view})
+        return JSONResponse({"ok": True, "version": applied.version, "problems": [], "view": view,
+                             "said": applied.said})
 
     # -- the event stream -----------------------------------------------------------------------------------------
     async def events(self, request: Request) -> Response:

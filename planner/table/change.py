@@ -46,6 +46,8 @@ class Change:
     """An ``opponent`` change's keys as sent, read later by the position file's reader."""
     keep: bool = False
     """Whether a ``new_round`` says which counter to keep (``counter``; None: none)."""
+    entry: dict[str, Any] | None = None
+    """A game op's log entry (:mod:`planner.table.game`)."""
 
 
 def problem(kind: str, field: str, value: Any, message: str) -> Problem:

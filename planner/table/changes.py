@@ -29,9 +29,11 @@ from planner.elfenland.position import Hand, Position, Tile
 from planner.elfenland.rules import FIRST_ROUND, RULE_OPTIONS, Rules
 from planner.errors import IllegalPositionError, NotationError, PlannerError
 from planner.table.change import Change, refusal
+from planner.table.game import GAME_OPS, read_game_change
 from planner.table.rounds import ROUND_OPS, apply_round_change, read_round_change
 
-__all__ = ["HISTORY_OPS", "OPS", "VIEW_OPS", "Change", "apply_change", "read_change", "read_own_route", "rules_text"]
+__all__ = ["GAME_ONLY", "HISTORY_OPS", "OPS", "VIEW_OPS", "Change", "apply_change", "read_change", "read_own_route",
+           "rules_text"]
 
 OPS: dict[str, tuple[str, ...]] = {
     "tile": ("road", "counter", "obstacle"),
@@ -49,11 +51,14 @@ OPS: dict[str, tuple[str, ...]] = {
     "redo": (),
     "alternatives": ("count",),
     **ROUND_OPS,
+    **GAME_OPS,
 }
 """Every operation and the keys it takes besides ``op`` (the round's are in :mod:`planner.table.rounds`)."""
 HISTORY_OPS = frozenset({"undo", "redo"})
 """Operations on the table's history rather than on the position."""
 VIEW_OPS = frozenset({"alternatives", "phase", "yours"})
+GAME_ONLY = frozenset(GAME_OPS) - {"mode"}
+"""Operations of the game mode (the table's game, not the analysis position)."""
 """Operations on what the table shows rather than on the position (not in the history, not saved)."""
 MAX_ALTERNATIVES = 5
 
@@ -76,6 +81,8 @@ def read_change(data: Any) -> Change:
     fields: dict[str, Any] = {}
     if op in ROUND_OPS:
         fields = read_round_change(op, form, problems)
+    elif op in GAME_OPS:
+        fields = read_game_change(op, form, problems)
     elif op == "tile":
         road = form.text("road", required="the road's id, e.g. LAP-RIV:f")
         if road is not None:

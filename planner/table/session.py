@@ -158,9 +158,14 @@ class Session:
 
     # -- views ----------------------------------------------------------------------------------------------------
     def _state_view(self, *, svg: str | None, stale: bool = False, stage: Stage | None = None,
-                    error: str | None = None) -> dict[str, Any]:
+                    error: str | None = None, waiting: str | None = None) -> dict[str, Any]:
         state = self.state
+        game = state.playing
         return {
+            "mode": state.mode,
+            "game": game.document() if game is not None else None,
+            "has_game": state.game is not None,
+            "waiting": waiting,
             "run": self.run,
             "version": state.version,
             "phase": state.phase,
@@ -168,7 +173,7 @@ class Session:
             "can_undo": state.can_undo,
             "can_redo": state.can_redo,
             "alternatives": state.alternatives,
-            "solving": stage is None and error is None,
+            "solving": stage is None and error is None and waiting is None,
             "solution": stage.solution if stage else None,
             "advice": stage.advice if stage else None,
             "pending": [later.kind for later in stage.later] if stage else [],
@@ -210,7 +215,7 @@ class Session:
                     job = None
                 else:
                     state = self.state
-                    job = (state.phase, state.position, state.alternatives, state.yours)
+                    job = (state.phase, state.position, state.alternatives, state.yours, state.advisable)
                     stop = self._running_stop = threading.Event()
             if job is None:
                 self._warm()
@@ -239,8 +244,14 @@ class Session:
             logger.exception("could not load OR-Tools")
 
     def _work(self, version: int, phase: str, position: Position, alternatives: int,
-              route: tuple[Step, ...] | None, stop: threading.Event) -> tuple[dict[str, Any] | None, Stage | None]:
-        """The first-stage view of one position and phase (None when a newer change stopped it), and its stage."""
+              route: tuple[Step, ...] | None, waiting: str | None,
+              stop: threading.Event) -> tuple[dict[str, Any] | None, Stage | None]:
+        """The first-stage view of one position and phase (None when a newer change stopped it), and its stage;
+        in game mode, when I am not to be advised (``waiting``: another's turn, my hand awaited), only the map."""
+        if waiting is not None:
+            svg = render_svg(position, board_only=True)
+            with self._lock:
+                return self._state_view(svg=svg, waiting=waiting), None
         interim = threading.Timer(INTERIM_AFTER, self._interim, (version, position))
         interim.daemon = True
         interim.start()

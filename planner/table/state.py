@@ -1,4 +1,5 @@
-"""A table's state: the position, its undo history and a version number, saved after every change.
+"""A table's state: the position, its undo history and a version number, saved after every change; in game mode
+(:mod:`planner.table.game`) the game instead, whose record is the save file.
 
 The state holds only legal positions: a change that breaks the rules is refused with its problems and changes
 nothing, so every phone always shows a position the planner can solve. Not thread-safe by itself: the session
@@ -7,6 +8,7 @@ nothing, so every phone always shows a position the planner can solve. Not threa
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -20,7 +22,17 @@ from planner.elfenland.position import Position
 from planner.elfenland.position_file import Overrides, load_position, position_from_mapping, position_to_toml
 from planner.errors import IllegalPositionError, UnsupportedError
 from planner.table import PHASES
-from planner.table.changes import HISTORY_OPS, VIEW_OPS, Change, apply_change, read_change, read_own_route
+from planner.table.change import refusal
+from planner.table.changes import (
+    GAME_ONLY,
+    HISTORY_OPS,
+    VIEW_OPS,
+    Change,
+    apply_change,
+    read_change,
+    read_own_route,
+)
+from planner.table.game import GameTable, start_game
 
 __all__ = ["HISTORY", "Applied", "TableState", "open_table", "save_position"]
 
@@ -35,6 +47,8 @@ class Applied:
     version: int
     problems: tuple[Problem, ...] = ()
     change: Change | None = None
+    said: str | None = None
+    """A game change in words, naming whose it was ("Anna took the face-up pig"; "undone: ...")."""
 
     @property
     def ok(self) -> bool:
@@ -53,30 +67,56 @@ class TableState:
         self._index = 0
         self.version = 1
         self.alternatives = 1
-        self.phase = phase
-        """The phase of the round whose advice the table shows (draw, plan, travel): the whole table's, since
-        everybody at it plays the same phase."""
+        self._phase = phase
         self.yours: tuple[Step, ...] | None = None
         """The player's own route for the explanation to compare (legal on the position; a new position drops it)."""
         self.yours_text: str | None = None
         self.save = save
+        self.mode = "analysis"
+        """``game`` (the table follows a game, :attr:`game`) or ``analysis`` (the freehand position)."""
+        self.game: GameTable | None = None
         if save is not None:
             save_position(self.position, save)
 
     @property
+    def playing(self) -> GameTable | None:
+        """The game the table shows, in game mode."""
+        return self.game if self.mode == "game" else None
+
+    @property
+    def phase(self) -> str:
+        """The phase of the round whose advice the table shows (draw, plan, travel): the whole table's, since
+        everybody at it plays the same phase (in game mode, the game's)."""
+        return self.playing.phase if self.playing else self._phase
+
+    @phase.setter
+    def phase(self, value: str) -> None:
+        self._phase = value
+
+    @property
     def position(self) -> Position:
-        """The current position (always legal)."""
-        return self._history[self._index]
+        """The current position (always legal): in game mode, mine in the game."""
+        return self.playing.position() if self.playing else self._history[self._index]
+
+    @property
+    def advisable(self) -> str | None:
+        """None when the position is to be advised, else why not (in game mode: not my turn, my hand awaited)."""
+        game = self.playing
+        if self.mode == "game" and game is None:
+            return "start"
+        if game is None or game.my_turn:
+            return None
+        return "deal" if game.waiting_for_deal else "over" if game.state.over else "turn"
 
     @property
     def can_undo(self) -> bool:
-        """Whether an earlier position is kept."""
-        return self._index > 0
+        """Whether an earlier position (in game mode, an entry of the game) can be taken back."""
+        return self.playing.can_undo if self.playing else self._index > 0
 
     @property
     def can_redo(self) -> bool:
-        """Whether an undone position can come back."""
-        return self._index < len(self._history) - 1
+        """Whether an undone position (or game entry) can come back."""
+        return self.playing.can_redo if self.playing else self._index < len(self._history) - 1
 
     def apply(self, data: Any) -> Applied:
         """Read a page's change (a parsed JSON value) and make it, or say every reason it cannot be made.
@@ -86,6 +126,8 @@ class TableState:
         """
         try:
             change = read_change(data)
+            if change.op == "mode" or change.op in GAME_ONLY or self.mode == "game":
+                return self._game_change(change)
             if change.op in HISTORY_OPS:
                 return self._move(change)
             if change.op in VIEW_OPS:
@@ -103,6 +145,43 @@ class TableState:
         if change.op == "new_round":
             self.phase = PHASES[0]  # a round begins with drawing counters
         return self._changed(change)
+
+    def _game_change(self, change: Change) -> Applied:
+        """A change in game mode, or one that starts or leaves it.
+
+        Raises:
+            IllegalPositionError: the game refuses it, or it edits the position freely (analysis mode does).
+        """
+        op, game = change.op, self.game
+        if op == "mode":
+            if change.text == self.mode:
+                return Applied(self.version, change=change)
+            if change.text == "analysis" and game is not None:  # the analysis board starts from the game
+                self._history[self._index + 1:] = [game.position()]
+                self._index = len(self._history) - 1
+            self.mode = str(change.text)
+            return self._changed(change, said=f"{self.mode} mode")
+        if op in VIEW_OPS - {"phase"}:
+            return self._view_setting(change)
+        if op == "game_start":
+            if game is not None and not game.replaceable:
+                raise refusal("game-in-progress", "game", game.state.round, f"a game is being played (round "
+                              f"{game.state.round}): finish it, or undo back to its start, before a new one")
+            self.game, self.mode = start_game(change, self.position.rules), "game"
+            return self._changed(change, said=self.game.said)
+        if game is None:
+            raise refusal("no-game", "game", None, "no game is being played: start one first")
+        self.mode = "game"
+        if op in HISTORY_OPS:
+            if not (game.can_undo if op == "undo" else game.can_redo):
+                return Applied(self.version, (Problem(f"no-{op}", op, None, f"nothing to {op}"),))
+            return self._changed(change, said=game.undo() if op == "undo" else game.redo())
+        if op in ("game_deal", "game_act"):
+            return self._changed(change, said=game.act(dict(change.entry or {})))
+        if op == "travel":
+            return self._changed(change, said=game.act({"action": change.text or "-"}))
+        raise refusal("game-mode", change.op, None, "the table follows the game: switch to analysis mode to edit "
+                      "the position freely")
 
     def _view_setting(self, change: Change) -> Applied:
         if change.op == "yours":
@@ -132,12 +211,14 @@ class TableState:
         self._index += step
         return self._changed(change)
 
-    def _changed(self, change: Change) -> Applied:
+    def _changed(self, change: Change, *, said: str | None = None) -> Applied:
         self.version += 1
         self.yours = self.yours_text = None  # a route of the old position: its steps may no longer be legal
-        if self.save is not None:
+        if self.save is not None and self.game is not None:  # the game stays saved in analysis mode too
+            save_game(self.game, self.save)
+        elif self.save is not None:
             save_position(self.position, self.save)
-        return Applied(self.version, change=change)
+        return Applied(self.version, change=change, said=said)
 
 
 def save_position(position: Position, path: Path) -> None:
@@ -151,6 +232,18 @@ def save_position(position: Position, path: Path) -> None:
     except (OSError, UnicodeEncodeError) as error:
         reason = error.strerror if isinstance(error, OSError) and error.strerror else error
         raise UnsupportedError(f"cannot save the table to {str(path)!r}: {reason}") from None
+
+
+def save_game(game: GameTable, path: Path) -> None:
+    """Write the game's record (one JSON line, ``elfenland-game/1``) atomically.
+
+    Raises:
+        UnsupportedError: the folder is missing or not writable.
+    """
+    try:
+        write_atomically(path, json.dumps(game.record(), ensure_ascii=False) + "\n")
+    except OSError as error:
+        raise UnsupportedError(f"cannot save the game to {str(path)!r}: {error.strerror or error}") from None
 
 
 def open_table(source: str | None, overrides: Overrides | None = None, *, save: Path | None = None,
@@ -171,6 +264,16 @@ def open_table(source: str | None, overrides: Overrides | None = None, *, save: 
         raise UnsupportedError(f"cannot save the table to {str(save)!r}: folder {str(save.parent)!r} does not exist")
     if save is not None and save.exists() and not save.is_file():  # a FIFO would hang the reader, a device...
         raise UnsupportedError(f"cannot save the table to {str(save)!r}: it is not a regular file")
+    if save is not None and save.exists() and save.read_bytes()[:1] == b"{":  # a game's record, not a position
+        try:
+            record = json.loads(save.read_text(encoding="utf-8"))
+        except (UnicodeDecodeError, ValueError) as error:
+            raise IllegalPositionError([f"{save} holds no readable game: {error}"]) from None
+        game = GameTable.from_record(record)
+        notes.append(f"resuming the game saved in {save}" + (f" ({source} is not read)" if source else ""))
+        table = TableState(game.position(), phase=phase)
+        table.game, table.mode, table.save = game, "game", save
+        return table, notes
     if save is not None and save.exists():
         position = load_position(str(save), overrides=flags)
         notes.append(f"resuming the table saved in {save}" + (f" ({source} is not read)" if source else ""))

@@ -92,11 +92,11 @@ def test_every_answer_carries_the_strict_policy(client: TestClient) -> None:
 
 def test_the_page_loads_only_its_own_files(client: TestClient) -> None:
     page = client.get("/").text
-    scripts = ('<script src="/round.js" defer></script>\n<script src="/explain.js" defer></script>\n'
-               '<script src="/app.js" defer></script>')
+    scripts = ('<script src="/round.js" defer></script>\n<script src="/game.js" defer></script>\n'
+               '<script src="/explain.js" defer></script>\n<script src="/app.js" defer></script>')
     assert scripts in page and "http" not in page.replace("http-equiv", "")
     assert "<script>" not in page and "style=" not in page  # nothing inline: the policy would block it
-    for script in ("/app.js", "/round.js", "/explain.js"):
+    for script in ("/app.js", "/round.js", "/game.js", "/explain.js"):
         assert client.get(script).headers["content-type"].startswith("application/javascript")
     assert client.get("/app.css").headers["content-type"].startswith("text/css")
     assert client.get("/static/../../pyproject.toml").status_code == 404  # no route reads a path

@@ -23,9 +23,9 @@ from typing import Any
 from planner.common.limits import Limit
 from planner.elfenland.board import CAPITAL
 from planner.elfenland.game.engine import position_of, view
-from planner.elfenland.game.record import walk
 from planner.elfenland.game.seats import ADVICE_NODES, ROUTE_NODES
 from planner.elfenland.game.state import Action, Draw, GameState, Pass, Phase, Place, PlaceObstacle, Travel
+from planner.elfenland.game.table import walk  # any record: self-played, or a game played at the table
 from planner.elfenland.plan import Plan, place
 from planner.elfenland.position import Position, Tile
 from planner.errors import PlannerError
@@ -94,11 +94,14 @@ class GameReview:
 
 def _record_player(record: dict[str, Any], player: str | None) -> str:
     names = [str(p["name"]) for p in record.get("players", [])]
+    me = (record.get("table") or {}).get("me")  # a game played at the table: only my cards were seen
     if player is None:
-        return names[0]
+        return str(me) if me else names[0]
     matches = [n for n in names if n.lower() == player.lower()]
     if not matches:
         raise RecordError(f"no player {player!r} in the game; the players are {', '.join(names)}")
+    if me and matches[0] != me:
+        raise RecordError(f"{matches[0]}'s cards were not seen at the table: only {me}'s decisions can be reviewed")
     return matches[0]
 
 

@@ -84,6 +84,10 @@ async function send(change, where) {
   }
   showProblems([]);
   if (answer.view) render(answer.view);
+  if (answer.said) {  // a game change in words, naming whose it was: never silent, always undoable
+    const undoing = ["undo", "redo"].includes(change.op);
+    toast(answer.said, undoing ? null : () => send({ op: "undo" }, "#general-problems"));
+  }
   return true;
 }
 
@@ -202,6 +206,7 @@ function render(view) {
   renderRoute(view);
   renderHand(position);
   renderRound(view);
+  renderGameMode(view);
   renderExplain(view);
   renderGame(view);
   renderNotation(position);
@@ -221,7 +226,9 @@ function render(view) {
 function renderVerdict(view) {
   const solution = view.solution;
   let status = "";
-  if (view.error) {
+  if (view.waiting) {  // game mode, not my turn (or my cards awaited): nothing is advised
+    $("#verdict").textContent = waitingText(view);
+  } else if (view.error) {
     $("#verdict").textContent = view.error;
   } else if (view.advice) {
     $("#verdict").textContent = headline(view.advice);
@@ -394,6 +401,10 @@ function watchMap() {
 }
 
 function tapTown(town, mode) {
+  if (inGame()) {  // a move's end town, or one of the towns it collected; the game edits nothing else by hand
+    gameTown(town);
+    return;
+  }
   const position = page.view.position;
   if (mode === "at") send({ op: "at", town: town.code }, "#map-problems");
   else if (mode === "home") send({ op: "home", town: position.home === town.code ? "-" : town.code }, "#map-problems");
@@ -442,6 +453,11 @@ function closeSheet() {
 
 async function setTile(counter, obstacle) {
   const tile = page.view.position.tiles.find((t) => t.road === page.road);
+  if (inGame()) {  // the counter (or obstacle) of the player whose turn it is
+    const made = await act({ action: obstacle && tile && !tile.obstacle ? `X@${page.road}` : `${counter}@${page.road}` });
+    if (made) closeSheet();
+    return;
+  }
   let change = { op: "tile", road: page.road, counter, obstacle };
   if (placing() && counter !== null && !tile) change = { op: "place", road: page.road, counter, by: page.by };
   else if (placing() && obstacle && tile && !tile.obstacle) change = { op: "place", road: page.road, obstacle: true, by: page.by };
@@ -531,11 +547,13 @@ async function start() {
   document.addEventListener("pointerdown", (event) => { page.tapped = event.target; }, true);
   watchControls();
   watchRound();
+  watchGame();
   watchExplain();
   watchHeader();
   watchMap();
   zoom(0);
   page.board = await getJson("/api/board");
+  startGameMode();
   page.join = (await getJson("/api/join")).url;
   $("#join").value = page.join;
   $("#join-code").src = "/api/join.svg";

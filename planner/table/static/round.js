@@ -128,19 +128,28 @@ function renderDraw(view) {
   const taking = shown.counter ? ` with the ${cardOf(shown.counter).title}` : "";
   $("#draw-shown").textContent = (advice.ties ? `${sentence(advice.ties)} ` : "") + (advice.full
     ? `The map shows your joint plan: ${shown.route || "stay"}.`
-    : `The map shows your joint plan${taking}: ${shown.route || "stay"}. A blind draw: add the counter to your supply.`);
+    : `The map shows your joint plan${taking}: ${shown.route || "stay"}. ${inGame() ? GAME_TEXT.blindHint
+      : "A blind draw: add the counter to your supply."}`);
   $("#to-plan").hidden = !advice.full;
 }
 
 // -- plan ----------------------------------------------------------------------------------------------------------
+// The placement to make now: the advice's; in a game, where planning ends once everybody passes in a row, the joint
+// plan's first when the advice would wait (a plan whose counters never reach the board collects nothing).
+function placementToMake(advice) {
+  if (advice.now && !advice.gains_nothing) return advice.now;
+  return inGame() && advice.placements.length ? advice.placements[0] : null;
+}
+
 function renderPlace(view) {
   const advice = adviceFor(view, "plan");
   if (!advice) return;
-  const now = advice.now;
+  const now = placementToMake(advice);
   $("#place-now").textContent = [advice.reason, advice.detail].filter(Boolean).map(sentence).join(" ");
   const apply = $("#apply-place");
-  apply.hidden = !now || advice.gains_nothing;  // passing is as good: no placement is advised
+  apply.hidden = !now;  // passing is as good: no placement is advised
   if (now) apply.textContent = `place your ${now.counter} on ${roadName(now)}`;
+  if (now && now !== advice.now) $("#place-now").textContent += " " + GAME_TEXT.noFreePass;
   $("#place-free").textContent = sentence(advice.passing_note);
   $("#regrets").hidden = !advice.regrets.length;
   $("#regrets tbody").replaceChildren(...advice.regrets.map((regret) => el("tr", { "data-road": regret.road },
@@ -367,11 +376,14 @@ function watchRound() {
   }
   $("#to-plan").addEventListener("click", () => send({ op: "phase", phase: "plan" }));
   $("#apply-place").addEventListener("click", () => {
-    const now = page.view.advice?.now;
-    if (now) send({ op: "place", road: now.road, counter: now.letter }, "#place-problems");
+    const now = page.view.advice && placementToMake(page.view.advice);
+    if (now && inGame()) act({ action: `${now.letter}@${now.road}` });
+    else if (now) send({ op: "place", road: now.road, counter: now.letter }, "#place-problems");
   });
-  $("#apply-obstacle").addEventListener("click", (event) =>
-    send({ op: "place", road: event.target.dataset.road, obstacle: true }, "#obstacle-problems"));
+  $("#apply-obstacle").addEventListener("click", (event) => {
+    if (inGame()) act({ action: `X@${event.target.dataset.road}` });
+    else send({ op: "place", road: event.target.dataset.road, obstacle: true }, "#obstacle-problems");
+  });
   $("#holding").addEventListener("change", (event) =>
     send({ op: "my_obstacle", held: event.target.checked }, "#obstacle-problems"));
   $("#add-opponent").addEventListener("submit", async (event) => {
