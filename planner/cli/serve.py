@@ -44,8 +44,9 @@ DEFAULT_PORT = 8750
 @click.option("--no-token", is_flag=True, help="Open the table to anyone who can reach the port (no token in the "
                                                "URL).")
 @click.option("--save", type=click.Path(dir_okay=False, path_type=Path),
-              help="Save the table to this position file after every change; an existing one is resumed (its "
-                   "link too: the token is kept beside it, FILE.token).")
+              help="Save the table to this file after every change: a position file, or in game mode the game's "
+                   "record (elfenland replay and review read it); an existing one is resumed (its link too: the "
+                   "token is kept beside it, FILE.token).")
 @click.option("--solver", type=click.Choice(SOLVERS), default="auto", show_default=True, help="Solver.")
 @limit_options(default=20.0, time_help="Seconds per position before its best route so far is shown, unproven.",
                nodes_help="Search nodes per solve instead (no time limit unless --time-limit is given too).")

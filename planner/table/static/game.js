@@ -29,7 +29,6 @@ const GAME_TEXT = {
   blind: "blind:",
   blindHint: "A blind draw: tap the counter drawn after “blind:” at the top.",
   pass: "pass",
-  noFreePass: "In the game, planning ends once everybody passes in a row: place your counters while you can.",
   places: (name) => `${name} places: tap a road on the map, then the counter`,
   myPlace: "your turn to place: the advice is below, or tap a road",
   travels: (name) => `Tap the town where ${name}'s boot ends`,

@@ -134,11 +134,9 @@ function renderDraw(view) {
 }
 
 // -- plan ----------------------------------------------------------------------------------------------------------
-// The placement to make now: the advice's; in a game, where planning ends once everybody passes in a row, the joint
-// plan's first when the advice would wait (a plan whose counters never reach the board collects nothing).
+// The placement to make now: the advice's (which weighs that a pass may end planning, when everybody passes in a row).
 function placementToMake(advice) {
-  if (advice.now && !advice.gains_nothing) return advice.now;
-  return inGame() && advice.placements.length ? advice.placements[0] : null;
+  return advice.now && !advice.gains_nothing ? advice.now : null;
 }
 
 function renderPlace(view) {
@@ -149,7 +147,6 @@ function renderPlace(view) {
   const apply = $("#apply-place");
   apply.hidden = !now;  // passing is as good: no placement is advised
   if (now) apply.textContent = `place your ${now.counter} on ${roadName(now)}`;
-  if (now && now !== advice.now) $("#place-now").textContent += " " + GAME_TEXT.noFreePass;
   $("#place-free").textContent = sentence(advice.passing_note);
   $("#regrets").hidden = !advice.regrets.length;
   $("#regrets tbody").replaceChildren(...advice.regrets.map((regret) => el("tr", { "data-road": regret.road },
