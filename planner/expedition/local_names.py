@@ -1,0 +1,20 @@
+"""Expeditions' names in Russian, the language of its rule text: the 80 green locations and the game's terms.
+
+Groups in ``data/names.json``: ``locations`` (by the green's key), ``terms`` (``start``, ``location``, ``spot``,
+``green``, ``red``, ``blue``, ``arrow``, ``ticket``, ``expedition``, ``card``, ``key_location``, ``common_goal``,
+``token``, ``loop``, ``points``).
+"""
+
+from __future__ import annotations
+
+from planner.common.names import NameBook
+
+__all__ = ["BOOK", "spot_aliases"]
+
+BOOK = NameBook("planner.expedition")
+"""The book of Expeditions' names (read on first use)."""
+
+
+def spot_aliases(key: str) -> tuple[str, ...]:
+    """A spot's names in every language of the book: a green's names, or the start's (``Роза ветров``)."""
+    return BOOK.aliases("terms", "start") if key == "start" else BOOK.aliases("locations", key)
