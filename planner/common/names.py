@@ -14,7 +14,7 @@ import json
 import re
 import unicodedata
 from collections.abc import Iterable, Mapping
-from importlib import resources
+from pathlib import Path
 from typing import Any, Generic, TypeVar
 
 from planner.errors import AmbiguousNameError, NotationError
@@ -191,20 +191,20 @@ def key_values(text: str, *, example: str, kind: str = "bad-item") -> list[tuple
 
 
 class NameBook:
-    """A game's names in the players' languages, from its package's ``data/names.json`` (read on first use).
+    """A game's names in the players' languages, from a ``names.json`` file (read on first use).
 
     The file maps ``languages`` -> language -> group (``towns``, ``transports``, ``locations`` ...) -> key ->
     ``{"name", "source", "aliases"?}``; English is the game's board data, so it is not in the book. Every entry
     says where its name comes from (a rule text, a transliteration, a translation: docs/languages.md).
     """
 
-    def __init__(self, package: str) -> None:
-        self.package = package
+    def __init__(self, path: Path) -> None:
+        self.path = path
 
     @functools.cached_property
     def languages(self) -> dict[str, dict[str, dict[str, dict[str, Any]]]]:
         """The whole book: language -> group -> key -> entry."""
-        text = resources.files(self.package).joinpath("data/names.json").read_text(encoding="utf-8")
+        text = self.path.read_text(encoding="utf-8")  # beside the module: importlib.resources costs start-up
         book: dict[str, dict[str, dict[str, dict[str, Any]]]] = json.loads(text)["languages"]
         return book
 

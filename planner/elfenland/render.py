@@ -14,11 +14,13 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from planner.common.i18n import N_, format_number, gettext, say
 from planner.common.limits import Status
 from planner.common.problems import Problem
 from planner.elfenland import sentences
-from planner.elfenland.board import Board
+from planner.elfenland.board import Board, Terrain
 from planner.elfenland.explain import step_records, verdict
+from planner.elfenland.local_names import terrain_word, town_word, transport_word
 from planner.elfenland.plan import Plan
 from planner.elfenland.position import Position
 from planner.elfenland.rules import COUNTER_TRANSPORTS, Caravan, Rules, Transport, counter_cost, raft_cost
@@ -54,67 +56,89 @@ def position_summary(position: Position) -> Text:
     text = Text()
     if position.title:
         text.append(position.title + "\n", style="bold")
-    text.append(f"at {board.towns[position.at].name}, hand {position.hand} ({count(len(position.hand), 'card')}), ")
-    text.append(f"{count(len(position.tiles), 'counter')} on the board, round {position.round}/{position.rules.rounds}")
+    text.append(say("at {town}, hand {hand} ({cards}), {counters} on the board, round {round}/{rounds}",
+                    town=town_word(board, position.at), hand=str(position.hand),
+                    cards=count(len(position.hand), "card"),
+                    counters=count(len(position.tiles), "counter"), round=position.round, rounds=position.rules.rounds))
     if position.home:
-        text.append(f", home {board.towns[position.home].name}")
+        text.append(say(", home {town}", town=town_word(board, position.home)))
     return text
 
 
 def position_line(position: Position) -> Text:
     """The position in compact notation, to copy, edit and paste back (print it with ``soft_wrap=True``, so a
     long one stays one line)."""
-    return Text(f"position: {position}", style="dim")
+    return Text(say("position: {position}", position=str(position)), style="dim")
 
 
 def route_table(plan: Plan, *, title: str | None = None) -> Table:
     """The steps of a plan as a table: from → to, by what, cards paid, new town."""
     table = titled_table(title, pad_edge=False)
     table.add_column("#", justify="right", style="dim")
-    table.add_column("from → to")
-    table.add_column("by")
-    table.add_column("cards paid")
-    table.add_column("new", justify="center")
-    table.add_column("left", style="dim")
-    for r in step_records(plan):
+    table.add_column(gettext("from → to"))
+    table.add_column(gettext("by"))
+    table.add_column(gettext("cards paid"))
+    table.add_column(gettext("new"), justify="center")
+    table.add_column(gettext("left"), style="dim")
+    board, tiles = plan.position.board, plan.position.tile_map()
+    for step, r in zip(plan.steps, step_records(plan), strict=True):
+        connection = board.connections[step.connection]
+        where = _crossing_word(r.terrain, connection.terrain)
         if r.pay == "raft":
-            by = f"raft ({r.via}, {r.terrain})"
+            by = say("raft ({via}, {where})", via=gettext(r.via), where=where)
         else:
-            mine = "your " if r.placed else ""
-            by = f"{mine}{r.counter}{' + obstacle' if r.obstacle else ''} ({r.terrain})"
+            tile = tiles.get(step.connection)
+            counter = transport_word(tile.transport if tile else None)
+            by = say(N_("your {counter} + obstacle ({where})") if r.placed and r.obstacle else
+                     N_("your {counter} ({where})") if r.placed else
+                     N_("{counter} + obstacle ({where})") if r.obstacle else N_("{counter} ({where})"),
+                     counter=counter, where=where)
             if r.pay == "caravan":
-                by = f"caravan on {by}"
+                by = say("caravan on {counter}", counter=by)
             if r.placed:
-                by += ", placed"
-        add_text_row(table, str(r.number), f"{r.frm} → {r.to}", Text(by, style=PAY_STYLE[r.pay]),
-                     " ".join(r.cards), "✓" if r.new_town else "", r.cards_left)
+                by = say("{counter}, placed", counter=by)
+        add_text_row(table, str(r.number), f"{town_word(board, step.frm)} → {town_word(board, step.to)}",
+                     Text(by, style=PAY_STYLE[r.pay]), " ".join(transport_word(t) for t in step.cards.cards()),
+                     "✓" if r.new_town else "", r.cards_left)
     return table
+
+
+_CROSSINGS = {"downstream": N_("downstream"), "upstream": N_("upstream")}
+
+
+def _crossing_word(terrain: str, kind: Terrain) -> str:
+    """A step's terrain, a river's way (``downstream``) or a lake's name (kept: it is a name) as the table says it."""
+    if terrain in _CROSSINGS:
+        return gettext(_CROSSINGS[terrain])
+    return terrain_word(kind) if terrain == str(kind) else terrain
 
 
 def route_line(plan: Plan) -> Text:
     """A route on one line with town names and the cards of each step: ``Rivinia → Throtmanni (E) → ...``."""
     records = step_records(plan)
     if not records:
-        return Text("stay", style="italic")
-    text = Text(records[0].frm)
-    for r in records:
-        text.append(f" → {r.to}")
-        text.append(f" ({r.letters}{', caravan' if r.pay == 'caravan' else ''})", style=PAY_STYLE[r.pay])
+        return Text(gettext("stay"), style="italic")
+    board = plan.position.board
+    text = Text(town_word(board, plan.steps[0].frm))
+    for step, r in zip(plan.steps, records, strict=True):
+        text.append(f" → {town_word(board, step.to)}")
+        caravan = say(", caravan") if r.pay == "caravan" else ""
+        text.append(f" ({r.letters}{caravan})", style=PAY_STYLE[r.pay])
     return text
 
 
-STATUS_TEXT = {Status.OPTIMAL: "optimal", Status.FEASIBLE: "NOT proven optimal: the limit ran out",
-               Status.STOPPED: "stopped: best so far, NOT proven optimal"}
+STATUS_TEXT = {Status.OPTIMAL: N_("optimal"), Status.FEASIBLE: N_("NOT proven optimal: the limit ran out"),
+               Status.STOPPED: N_("stopped: best so far, NOT proven optimal")}
 
 
 def verdict_line(solution: Solution) -> Text:
     """The one-line answer, with proof status (and, when unproven, the best score still possible)."""
     text = Text(verdict(solution.plan), style="bold")
-    status = STATUS_TEXT[solution.status]
+    status = gettext(STATUS_TEXT[solution.status])
     if not solution.proven and solution.bound > solution.plan.score:
-        status += f"; no route scores over {solution.bound}"
-    text.append(f"  [{status}, {solution.solver}, {solution.elapsed * 1000:.0f} ms]",
-                style="dim" if solution.proven else "yellow")
+        status += say("; no route scores over {bound}", bound=solution.bound)
+    text.append(say("  [{status}, {solver}, {ms} ms]", status=status, solver=str(solution.solver),
+                    ms=format_number(solution.elapsed * 1000, ".0f")), style="dim" if solution.proven else "yellow")
     return text
 
 
@@ -128,23 +152,23 @@ def solution_view(position: Position, solution: Solution, *, source: str | None 
     if best.steps:
         parts.append(route_table(best))
     else:
-        parts.append(Text("Stay: no step gains anything.", style="italic"))
+        parts.append(Text(gettext("Stay: no step gains anything."), style="italic"))
     parts.append(verdict_line(solution))
     for rank, plan in enumerate(solution.plans[1:], 2):
-        parts.append(Text(f"\nalternative {rank}: {verdict(plan)}", style="cyan"))
+        parts.append(Text("\n" + say("alternative {rank}: {verdict}", rank=rank, verdict=verdict(plan)), style="cyan"))
         parts.append(Text.assemble("  ", route_line(plan)))
     return Group(*parts)
 
 
-def problems_view(problems: list[Problem], *, title: str = "position problems") -> Panel:
+def problems_view(problems: list[Problem], *, title: str = N_("position problems")) -> Panel:
     """A panel listing every problem found (user text shown as typed: never read as markup)."""
     body = Text("\n").join(Text(f"• {p}") for p in problems)
-    return Panel(body, title=Text(title), border_style="red", expand=False)
+    return Panel(body, title=Text(gettext(title)), border_style="red", expand=False)
 
 
 def notes_view(warnings: list[Problem]) -> Text:
     """The position's warnings, one ``note:`` line each."""
-    return Text("\n").join(Text(f"note: {w}", style="yellow") for w in warnings)
+    return Text("\n").join(Text(say("note: {note}", note=str(w)), style="yellow") for w in warnings)
 
 
 def towns_table(board: Board) -> Table:

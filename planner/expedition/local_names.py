@@ -7,11 +7,13 @@ Groups in ``data/names.json``: ``locations`` (by the green's key), ``terms`` (``
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from planner.common.names import NameBook
 
 __all__ = ["BOOK", "spot_aliases"]
 
-BOOK = NameBook("planner.expedition")
+BOOK = NameBook(Path(__file__).with_name("data") / "names.json")
 """The book of Expeditions' names (read on first use)."""
 
 
