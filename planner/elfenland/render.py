@@ -85,7 +85,7 @@ def route_table(plan: Plan, *, title: str | None = None) -> Table:
         connection = board.connections[step.connection]
         where = _crossing_word(r.terrain, connection.terrain)
         if r.pay == "raft":
-            by = say("raft ({via}, {where})", via=gettext(r.via), where=where)
+            by = say("raft ({via}, {where})", via=gettext(_VIA.get(r.via, r.via)), where=where)
         else:
             tile = tiles.get(step.connection)
             counter = transport_word(tile.transport if tile else None)
@@ -104,6 +104,7 @@ def route_table(plan: Plan, *, title: str | None = None) -> Table:
 
 
 _CROSSINGS = {"downstream": N_("downstream"), "upstream": N_("upstream")}
+_VIA = {"road": N_("road"), "river": N_("river"), "lake": N_("lake")}
 
 
 def _crossing_word(terrain: str, kind: Terrain) -> str:
@@ -240,8 +241,9 @@ def place_view(advice: PlaceAdvice, risks: list[RoadRisk], keep: KeepAdvice | No
     position, joint = advice.position, advice.joint
     plan = joint.plan
     parts: list[RenderableType] = [position_summary(position)]
-    parts.append(Text(f"supply {position.supply}; {len(plan.placements)} of them placed by the plan", style="dim"))
-    parts.append(route_table(plan) if plan.steps else Text("Stay: no step gains anything.", style="italic"))
+    parts.append(Text(say("supply {supply}; {placed} of them placed by the plan", supply=str(position.supply),
+                          placed=len(plan.placements)), style="dim"))
+    parts.append(route_table(plan) if plan.steps else Text(gettext("Stay: no step gains anything."), style="italic"))
     parts.append(verdict_line(joint))
     reason = sentences.pass_reason(advice)
     because = f" ({reason})" if reason else ""
@@ -249,17 +251,18 @@ def place_view(advice: PlaceAdvice, risks: list[RoadRisk], keep: KeepAdvice | No
     if advice.passing_is_free and advice.now.placement is not None:
         parts.append(Text(sentences.passing_free(), style="cyan"))
     if risks:
-        table = titled_table("if an opponent gets there first: what it does to your plan")
-        table.add_column("road")
-        table.add_column("your plan")
-        table.add_column("their worst counter there")
-        table.add_column("an obstacle there")
+        table = titled_table(gettext("if an opponent gets there first: what it does to your plan"))
+        table.add_column(gettext("road"))
+        table.add_column(gettext("your plan"))
+        table.add_column(gettext("their worst counter there"))
+        table.add_column(gettext("an obstacle there"))
         best = plan.value
         for risk in risks:
             filled = "—" if risk.filled is None else (
                 f"{sentences.plan_change(best, risk.filled.value)} ({_title(risk.filled.counter)})")
             blocked = "—" if risk.blocked is None else sentences.plan_change(best, risk.blocked.value)
-            add_text_row(table, road_name(position, risk.road), f"place {risk.mine.title}" if risk.mine else "travel",
+            add_text_row(table, road_name(position, risk.road),
+                         say("place {counter}", counter=transport_word(risk.mine)) if risk.mine else gettext("travel"),
                          filled, blocked)
         parts.append(table)
     if keep is not None:
@@ -268,12 +271,12 @@ def place_view(advice: PlaceAdvice, risks: list[RoadRisk], keep: KeepAdvice | No
 
 
 def _title(transport: Transport | None) -> str:
-    return transport.title if transport is not None else "obstacle"
+    return transport_word(transport)
 
 
 def keep_line(position: Position, keep: KeepAdvice) -> Text:
     """The end-of-round advice in one line."""
-    return Text(f"for the next round: {sentences.keep_verdict(position, keep)}", style="cyan")
+    return Text(say("for the next round: {advice}", advice=sentences.keep_verdict(position, keep)), style="cyan")
 
 
 def draw_view(advice: DrawAdvice) -> RenderableType:

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from planner.common.i18n import language
 from planner.common.names import NameBook
 
-__all__ = ["BOOK", "spot_aliases"]
+__all__ = ["BOOK", "location_word", "spot_aliases"]
 
 BOOK = NameBook(Path(__file__).with_name("data") / "names.json")
 """The book of Expeditions' names (read on first use)."""
@@ -20,3 +21,9 @@ BOOK = NameBook(Path(__file__).with_name("data") / "names.json")
 def spot_aliases(key: str) -> tuple[str, ...]:
     """A spot's names in every language of the book: a green's names, or the start's (``Роза ветров``)."""
     return BOOK.aliases("terms", "start") if key == "start" else BOOK.aliases("locations", key)
+
+
+def location_word(key: str) -> str:
+    """A green location's name in the language spoken now (``Ниагарский водопад`` in Russian), else its key."""
+    lang = language()
+    return key if lang == "en" else BOOK.name("locations", key, lang, key)
