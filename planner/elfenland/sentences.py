@@ -77,13 +77,17 @@ def _whole(value: float) -> bool:
     return abs(value - round(value)) < 0.005
 
 
+_LESS_THAN_HALF = {"town": N_("less than half a town ({value:.2f} on average)"),
+                   "card": N_("less than half a card ({value:.2f} on average)")}
+
+
 def about(value: float, noun: str) -> str:
     """An average in the game's whole towns and cards: ``2 towns``, ``about 2 towns (2.4 on average)``, ``less
     than half a town (0.17 on average)``; the table says it so, as a player counts."""
     if _whole(value):
         return count(round(value), noun)
-    if round(value) == 0:
-        return say("less than half a {noun} ({value:.2f} on average)", noun=noun, value=value)
+    if round(value) == 0 and noun in _LESS_THAN_HALF:
+        return say(_LESS_THAN_HALF[noun], value=value)
     return say("about {whole} ({value:.1f} on average)", whole=count(round(value), noun), value=value)
 
 
