@@ -24,9 +24,12 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 from urllib.parse import quote, unquote
 
+from planner.common.i18n import format_list, say
 from planner.common.names import Names, key_values
 from planner.common.problems import Problem, Problems
 from planner.elfenland.board import Board, load_board
+from planner.elfenland.counts import count as count_of
+from planner.elfenland.local_names import town_word
 from planner.elfenland.notation import (
     format_cards,
     format_counter,
@@ -362,13 +365,13 @@ class Position:
         """Things a real game cannot produce but a puzzle may: a hand over 8 cards, a home town without a card."""
         found = Problems()
         if len(self.hand) > HAND_SIZE:
-            found.add("big-hand", "hand", str(self.hand), f"hand holds {len(self.hand)} cards; a real game never "
-                      f"has more than {HAND_SIZE} (fine for a puzzle)")
+            found.add("big-hand", "hand", str(self.hand), say("hand holds {cards}; a real game never has more than "
+                      "{most} (fine for a puzzle)", cards=count_of(len(self.hand), "card"), most=HAND_SIZE))
         board = self.board
         if self.home is not None and self.home in board.towns and not board.towns[self.home].home_card:
-            cards = ", ".join(t.name for t in board.towns.values() if t.home_card)
-            found.add("home-without-card", "home", self.home, f"home {board.towns[self.home].name!r} has no "
-                      f"home-town card in the game (the cards are {cards}); fine for a puzzle")
+            cards = format_list([town_word(board, t.code) for t in board.towns.values() if t.home_card])
+            found.add("home-without-card", "home", self.home, say("home {town!r} has no home-town card in the game "
+                      "(the cards are {cards}); fine for a puzzle", town=town_word(board, self.home), cards=cards))
         return found.found
 
     def check(self) -> Position:
