@@ -146,7 +146,7 @@ class _Formatter(string.Formatter):
     def format_field(self, value: Any, format_spec: str) -> str:
         if isinstance(value, float | int) and not isinstance(value, bool) and format_spec:
             return format_number(value, format_spec)
-        return super().format_field(value, format_spec)
+        return str(super().format_field(value, format_spec))
 
 
 _FORMATTER = _Formatter()
