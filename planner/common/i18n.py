@@ -5,25 +5,26 @@ files with Babel's tooling: docs/languages.md). The language is chosen by ``--la
 ``ELFENLAND_LANG``, else the locale (``LC_ALL``, ``LC_MESSAGES``, ``LANG``), else English. It is held in a context
 variable, so a server can speak a different language in each request.
 
-Start-up matters (``elfenland route`` is a command a player runs at the table): the stdlib ``gettext`` module is
-cheap and a catalogue is read only when a message is first translated; Babel (numbers and lists per locale) is
-imported only for a language that is not English. English needs neither: its messages are the source.
+Start-up matters (``elfenland route`` is a command a player runs at the table): ``gettext`` is imported and a
+catalogue read only when a message is first translated into a language other than English (whose messages are
+the source); Babel is imported only to join a list in such a language, and the decimal sign is a table checked
+against Babel's CLDR data by the tests.
 """
 
 from __future__ import annotations
 
 import functools
-import gettext as _gettext
 import os
-import re
-import string
 from collections.abc import Mapping, Sequence
 from contextvars import ContextVar
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-__all__ = ["LANGUAGES", "N_", "choose", "format_list", "format_number", "gettext", "language", "ngettext",
-           "parse_language", "say", "use"]
+if TYPE_CHECKING:
+    import gettext as _gettext
+
+__all__ = ["DECIMAL_SIGN", "LANGUAGES", "N_", "choose", "format_list", "format_number", "gettext", "language",
+           "ngettext", "parse_language", "say", "use"]
 
 LANGUAGES = ("en", "uk", "pl", "cs", "ja", "ru")
 """The languages the planner speaks; English is the source of every message."""
@@ -34,15 +35,14 @@ LOCALE_DIR = Path(__file__).parent.parent / "locale"
 ENV = "ELFENLAND_LANG"
 
 _chosen: ContextVar[str | None] = ContextVar("planner_language", default=None)
-_LOCALE = re.compile(r"^([A-Za-z]{2,3})(?:[-_][A-Za-z0-9]+)?(?:\.[\w-]+)?(?:@\w+)?$")
 
 
 def parse_language(text: str | None) -> str | None:
     """The planner's language for a locale or language tag (``uk_UA.UTF-8``, ``ja-JP``, ``cs``), else None."""
     if not text:
         return None
-    match = _LOCALE.match(text.strip())
-    lang = match.group(1).lower() if match else None
+    # the language part of ``ll[_CC][.encoding][@modifier]`` (no regular expression: start-up stays fast)
+    lang = text.strip().split(".")[0].split("@")[0].replace("-", "_").split("_")[0].lower()
     return lang if lang in LANGUAGES else None
 
 
@@ -87,6 +87,8 @@ def language() -> str:
 
 @functools.cache
 def _catalogue(lang: str) -> _gettext.NullTranslations:
+    import gettext as _gettext  # only for a language other than English, whose messages are the source
+
     if lang == "en":
         return _gettext.NullTranslations()
     return _gettext.translation(DOMAIN, localedir=str(LOCALE_DIR), languages=[lang], fallback=True)
@@ -112,19 +114,15 @@ def N_(message: str) -> str:  # noqa: N802 -- the gettext convention, which the 
 
 
 # -- numbers and lists ---------------------------------------------------------------------------------------
-@functools.cache
-def _decimal_symbol(lang: str) -> str:
-    if lang == "en":
-        return "."
-    from babel.numbers import get_decimal_symbol  # only for a language that needs it: start-up stays fast
-
-    return str(get_decimal_symbol(lang))
+DECIMAL_SIGN = {"en": ".", "uk": ",", "pl": ",", "cs": ",", "ja": ".", "ru": ","}
+"""Each language's decimal sign, as CLDR has it (a test compares it with Babel's): a table, because loading
+Babel's locale data for one character would cost a non-English answer some 20 ms of start-up."""
 
 
 def format_number(value: float, spec: str = "") -> str:
     """``value`` formatted by ``spec`` (``.2f``), with the language's decimal sign (``0,85`` in Czech)."""
     text = format(value, spec)
-    symbol = _decimal_symbol(language())
+    symbol = DECIMAL_SIGN[language()]
     return text if symbol == "." else text.replace(".", symbol)
 
 
@@ -140,16 +138,19 @@ def format_list(items: Sequence[str]) -> str:
     return str(babel_list(list(items), locale=lang))
 
 
-class _Formatter(string.Formatter):
-    """``str.format`` whose numbers follow the language: ``{value:.2f}`` gives ``0,85`` in Czech."""
+@functools.cache
+def _formatter() -> Any:
+    import string  # only for a language other than English
 
-    def format_field(self, value: Any, format_spec: str) -> str:
-        if isinstance(value, float | int) and not isinstance(value, bool) and format_spec:
-            return format_number(value, format_spec)
-        return str(super().format_field(value, format_spec))
+    class Formatter(string.Formatter):
+        """``str.format`` whose numbers follow the language: ``{value:.2f}`` gives ``0,85`` in Czech."""
 
+        def format_field(self, value: Any, format_spec: str) -> str:
+            if isinstance(value, float | int) and not isinstance(value, bool) and format_spec:
+                return format_number(value, format_spec)
+            return str(super().format_field(value, format_spec))
 
-_FORMATTER = _Formatter()
+    return Formatter()
 
 
 def say(template: str, /, **values: object) -> str:
@@ -161,4 +162,4 @@ def say(template: str, /, **values: object) -> str:
     translated = gettext(template)
     if language() == "en":
         return translated.format(**values)
-    return _FORMATTER.format(translated, **values)
+    return str(_formatter().format(translated, **values))

@@ -107,15 +107,27 @@ class Names(Generic[K]):
         self.display = dict(display)
         self.prefixes = prefixes
         self.exact: dict[str, set[K]] = {}
-        self.latin: dict[str, set[K]] = {}  # the same names by latin_key: spellings across scripts
-        self.spelled: dict[str, str] = {}  # a latin key -> one name as written, for hints in the typed script
-        for key, names in entries.items():
-            for name in names:
-                self.exact.setdefault(normalize(name), set()).add(key)
-                latin = latin_key(name)
-                self.latin.setdefault(latin, set()).add(key)
-                if not name.isascii():
-                    self.spelled.setdefault(latin, name)
+        self._names = [(key, name) for key, names in entries.items() for name in names]
+        for key, name in self._names:
+            self.exact.setdefault(normalize(name), set()).add(key)
+
+    @functools.cached_property
+    def latin(self) -> dict[str, set[K]]:
+        """The same names by :func:`latin_key`: spellings across scripts (built when first needed, off the fast
+        path of a name typed right)."""
+        found: dict[str, set[K]] = {}
+        for key, name in self._names:
+            found.setdefault(latin_key(name), set()).add(key)
+        return found
+
+    @functools.cached_property
+    def spelled(self) -> dict[str, str]:
+        """A latin key -> one name as written in a non-Latin script, for hints in the script the player typed."""
+        found: dict[str, str] = {}
+        for _key, name in self._names:
+            if not name.isascii():
+                found.setdefault(latin_key(name), name)
+        return found
 
     def candidates(self, text: str) -> set[K]:
         """Every key ``text`` may mean: the exact matches, else (with prefixes) the keys it is a prefix of."""

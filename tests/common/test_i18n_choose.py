@@ -86,3 +86,10 @@ def test_lang_option_and_variable_on_the_command_line(monkeypatch: pytest.Monkey
     assert "ends in" in runner.invoke(cli, [*args, "--lang", "en"]).output
     bad = runner.invoke(cli, [*args, "--lang", "xx"])
     assert bad.exit_code == 2 and "unknown language 'xx'" in bad.output
+
+
+@pytest.mark.parametrize("lang", i18n.LANGUAGES)
+def test_the_decimal_signs_are_cldrs(lang: str) -> None:
+    from babel.numbers import get_decimal_symbol
+
+    assert i18n.DECIMAL_SIGN[lang] == get_decimal_symbol(lang)
