@@ -121,3 +121,16 @@ def test_expedition_move_speaks_the_language(lang: str) -> None:
         # the actions are notation (``ticket yellow Gizeh>Sahara``), the same in every language
         assert not leaks(result.output, spared=[*_scenario_text(path), *_actions(document)]), (path.name,
                                                                                               result.output)
+
+
+@pytest.mark.parametrize("lang", ["ja", "uk"])
+def test_pictures_declare_their_language(lang: str, tmp_path: Path) -> None:
+    runner = CliRunner()
+    board = tmp_path / "board.svg"
+    assert runner.invoke(elfenland, ["show", str(SCENARIOS[0]), "--svg", str(board), "--lang", lang]).exit_code == 0
+    world = tmp_path / "world.svg"
+    assert runner.invoke(expedition, ["reach", str(EXPEDITIONS[0]), "--svg", str(world), "--lang", lang]).exit_code == 0
+    for picture in (board, world):
+        head = picture.read_text("utf-8")[:600]
+        assert f'xml:lang="{lang}"' in head
+        assert ('font-family="Noto Sans CJK JP' in head) == (lang == "ja")  # cairosvg draws with the first family
