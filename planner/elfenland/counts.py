@@ -23,6 +23,12 @@ _NOUNS: dict[str, Callable[[int], str]] = {  # each counted noun as one plural m
     "step": lambda n: ngettext("{n} step", "{n} steps", n),
     "link": lambda n: ngettext("{n} link", "{n} links", n),
     "raft": lambda n: ngettext("{n} raft", "{n} rafts", n),
+    "giant pig": lambda n: ngettext("{n} giant pig", "{n} giant pigs", n),
+    "elfcycle": lambda n: ngettext("{n} elfcycle", "{n} elfcycles", n),
+    "magic cloud": lambda n: ngettext("{n} magic cloud", "{n} magic clouds", n),
+    "unicorn": lambda n: ngettext("{n} unicorn", "{n} unicorns", n),
+    "troll wagon": lambda n: ngettext("{n} troll wagon", "{n} troll wagons", n),
+    "dragon": lambda n: ngettext("{n} dragon", "{n} dragons", n),
 }
 
 

@@ -48,9 +48,9 @@ def render_svg(position: Position, *, move: Iterable[Action] = (), title: str | 
     """The map with ``position``'s paths and targets, and the arrows of ``move`` dashed on top."""
     board = load_board()
     width, height = PIXELS[0] * SCALE, PIXELS[1] * SCALE + 30
-    svg = ET.Element("svg", xmlns="http://www.w3.org/2000/svg", width=f"{width:.0f}", height=f"{height:.0f}",
-                     viewBox=f"0 0 {width:.0f} {height:.0f}",
-                     **{"font-family": font_for(language()), "xml:lang": language()})
+    svg = ET.Element("svg", {"font-family": font_for(language()), "xml:lang": language()},
+                     xmlns="http://www.w3.org/2000/svg", width=f"{width:.0f}", height=f"{height:.0f}",
+                     viewBox=f"0 0 {width:.0f} {height:.0f}")
     add(svg, "rect", x=0.0, y=0.0, width=width, height=height, fill="#f4efe4")
     links = add(svg, "g", class_="links", stroke="#b9ad97", stroke_width=1.2)
     for link in board.links:

@@ -26,6 +26,7 @@ SCENARIOS = sorted((ROOT / "scenarios").glob("*.toml"))
 EXPEDITIONS = sorted((ROOT / "scenarios" / "expedition").glob("*.toml"))
 KEYWORDS = {"gettext": None, "ngettext": (1, 2), "N_": None, "say": None}
 WORD = re.compile(r"[A-Za-z]{3,}")
+WIDE = {"COLUMNS": "1000"}  # no line folded: notation and moves stay whole, to be told apart from words
 
 
 @cache
@@ -43,7 +44,7 @@ def english_words() -> frozenset[str]:
 def names() -> tuple[str, ...]:
     """Place names, longest first: Elfenland's towns and lakes, Expeditions' spots (names may stay as they are)."""
     board = json.loads((ROOT / "planner/elfenland/data/board.json").read_text("utf-8"))
-    found = {t["name"] for t in board["towns"]} | {"Mare Magnum", "Mare Nebulae"}
+    found = {t["name"] for t in board["towns"]} | {t["code"] for t in board["towns"]} | {"Mare Magnum", "Mare Nebulae"}
     spots = json.loads((ROOT / "planner/expedition/data/map.json").read_text("utf-8"))["spots"]
     found |= {s["key"] for s in spots}
     return tuple(sorted(found, key=len, reverse=True))
@@ -68,7 +69,7 @@ def test_the_word_list_holds_the_sources_words() -> None:
 
 
 def test_an_english_answer_is_caught() -> None:
-    runner = CliRunner()
+    runner = CliRunner(env=WIDE)
     result = runner.invoke(elfenland, ["route", str(SCENARIOS[0]), "--lang", "en"])
     assert leaks(result.output, spared=_scenario_text(SCENARIOS[0]))
 
@@ -76,7 +77,7 @@ def test_an_english_answer_is_caught() -> None:
 @pytest.mark.parametrize("lang", ["ja", "uk"])
 @pytest.mark.parametrize("command", ["route", "check"])
 def test_elfenland_answers_speak_the_language(command: str, lang: str) -> None:
-    runner = CliRunner()
+    runner = CliRunner(env=WIDE)
     for path in SCENARIOS:
         result = runner.invoke(elfenland, [command, str(path), "--lang", lang])
         assert result.exit_code == 0, result.output
@@ -85,12 +86,27 @@ def test_elfenland_answers_speak_the_language(command: str, lang: str) -> None:
 
 @pytest.mark.slow
 @pytest.mark.parametrize("lang", ["ja", "uk"])
-def test_place_speaks_the_language(lang: str) -> None:
-    runner = CliRunner()
+@pytest.mark.parametrize("command", ["place", "explain"])
+def test_advice_and_explanations_speak_the_language(command: str, lang: str) -> None:
+    runner = CliRunner(env=WIDE)
     for path in SCENARIOS:
-        result = runner.invoke(elfenland, ["place", str(path), "--lang", lang, "--nodes", "20000"])
+        result = runner.invoke(elfenland, [command, str(path), "--lang", lang, "--nodes", "20000"])
         assert result.exit_code == 0, result.output
         assert not leaks(result.output, spared=_scenario_text(path)), (path.name, result.output)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("lang", ["ja", "uk"])
+@pytest.mark.parametrize("seed", [1, 2, 3, 4, 5, 6])
+def test_puzzles_and_grades_speak_the_language(seed: int, lang: str) -> None:
+    runner = CliRunner(env=WIDE)
+    theme = ("caravan", "upstream", "ferry", "backtrack", "home", "obstacle")[seed - 1]
+    args = ["puzzle", "--seed", str(seed), "--theme", theme, "--no-scores"]
+    best = json.loads(runner.invoke(elfenland, [*args, "--json"]).output)["answer"]["answers"][0]["route"]
+    for route in (best, "-", best.split()[0]):  # right, no answer, and (most likely) short of the best
+        result = runner.invoke(elfenland, [*args, "--route", route, "--lang", lang])
+        assert result.exit_code in (0, 2), result.output
+        assert not leaks(result.output, spared=[route]), (route, result.output)
 
 
 def _actions(document: dict[str, object]) -> list[str]:
@@ -102,7 +118,7 @@ def _actions(document: dict[str, object]) -> list[str]:
 
 @pytest.mark.parametrize("lang", ["ja", "uk"])
 def test_expedition_reach_speaks_the_language(lang: str) -> None:
-    runner = CliRunner()
+    runner = CliRunner(env=WIDE)
     for path in EXPEDITIONS:
         result = runner.invoke(expedition, ["reach", str(path), "--lang", lang])
         assert result.exit_code == 0, result.output
@@ -112,11 +128,11 @@ def test_expedition_reach_speaks_the_language(lang: str) -> None:
 @pytest.mark.slow
 @pytest.mark.parametrize("lang", ["ja", "uk"])
 def test_expedition_move_speaks_the_language(lang: str) -> None:
-    runner = CliRunner()
+    runner = CliRunner(env=WIDE)
     for path in EXPEDITIONS:
         args = ["move", str(path), "--nodes", "20000"]
         document = json.loads(runner.invoke(expedition, [*args, "--json"]).output)
-        result = runner.invoke(expedition, [*args, "--lang", lang], env={"COLUMNS": "1000"})  # moves unbroken
+        result = runner.invoke(expedition, [*args, "--lang", lang])
         assert result.exit_code == 0, result.output
         # the actions are notation (``ticket yellow Gizeh>Sahara``), the same in every language
         assert not leaks(result.output, spared=[*_scenario_text(path), *_actions(document)]), (path.name,
@@ -125,7 +141,7 @@ def test_expedition_move_speaks_the_language(lang: str) -> None:
 
 @pytest.mark.parametrize("lang", ["ja", "uk"])
 def test_pictures_declare_their_language(lang: str, tmp_path: Path) -> None:
-    runner = CliRunner()
+    runner = CliRunner(env=WIDE)
     board = tmp_path / "board.svg"
     assert runner.invoke(elfenland, ["show", str(SCENARIOS[0]), "--svg", str(board), "--lang", lang]).exit_code == 0
     world = tmp_path / "world.svg"
