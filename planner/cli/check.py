@@ -85,13 +85,13 @@ def _route_view(judged: RouteCheck) -> RenderableType:
     best, yours, error = judged.best, judged.yours, judged.error
     assert best is not None
     best_line = Text.assemble((say("the best gets {score} with {cards}: ", score=best.score,
-                                   cards=count(best.cards_spent, "card")), "yellow"), render.route_line(best))
+                                   cards=count(best.cards_spent, "card paid")), "yellow"), render.route_line(best))
     if yours is None:
         assert error is not None
         return Group(Text(say("your route breaks at step {step} ({token}): {reason}", step=error.index + 1,
                               token=judged.token, reason=error.reason), style="red"),
                      Text.assemble(say("the best route gets {score} with {cards}: ", score=best.score,
-                                       cards=count(best.cards_spent, "card")), render.route_line(best)))
+                                       cards=count(best.cards_spent, "card paid")), render.route_line(best)))
     return Group(render.route_table(yours, title=gettext("your route")),
                  Text(say("your route gets {score} ({verdict})", score=yours.score, verdict=verdict(yours))),
                  Text(gettext("that is optimal"), style="green") if judged.optimal else best_line)

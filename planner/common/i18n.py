@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     import gettext as _gettext
 
 __all__ = ["DECIMAL_SIGN", "LANGUAGES", "N_", "choose", "format_list", "format_number", "gettext", "language",
-           "ngettext", "parse_language", "say", "use"]
+           "ngettext", "npgettext", "parse_language", "say", "use"]
 
 LANGUAGES = ("en", "uk", "pl", "cs", "ja", "ru")
 """The languages the planner speaks; English is the source of every message."""
@@ -106,6 +106,14 @@ def ngettext(singular: str, plural: str, n: int) -> str:
     if lang == "en":
         return singular if n == 1 else plural
     return _catalogue(lang).ngettext(singular, plural, n)
+
+
+def npgettext(context: str, singular: str, plural: str, n: int) -> str:
+    """:func:`ngettext` in a context: the same English, another case elsewhere (``za 1 kartu``, paid, in Czech)."""
+    lang = language()
+    if lang == "en":
+        return singular if n == 1 else plural
+    return _catalogue(lang).npgettext(context, singular, plural, n)
 
 
 def N_(message: str) -> str:  # noqa: N802 -- the gettext convention, which the extraction looks for

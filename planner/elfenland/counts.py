@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from planner.common.i18n import format_number, ngettext
+from planner.common.i18n import format_number, ngettext, npgettext
 
 __all__ = ["count", "count_as", "count_part"]
 
@@ -15,6 +15,8 @@ _NOUNS: dict[str, Callable[[int], str]] = {  # each counted noun as one plural m
     "town": lambda n: ngettext("{n} town", "{n} towns", n),
     "new town": lambda n: ngettext("{n} new town", "{n} new towns", n),
     "card": lambda n: ngettext("{n} card", "{n} cards", n),
+    # the cards a route pays, as "for ..." says them: Slavic languages put them in the accusative (za 1 kartu)
+    "card paid": lambda n: npgettext("paid", "{n} card", "{n} cards", n),
     "more card": lambda n: ngettext("{n} more card", "{n} more cards", n),
     "counter": lambda n: ngettext("{n} counter", "{n} counters", n),
     "point": lambda n: ngettext("{n} point", "{n} points", n),

@@ -282,14 +282,14 @@ def keep_line(position: Position, keep: KeepAdvice) -> Text:
 def draw_view(advice: DrawAdvice) -> RenderableType:
     """Everything ``elfenland draw`` prints."""
     position = advice.position
-    table = titled_table("counters to draw")
-    table.add_column("draw")
-    table.add_column("plan score", justify="right")
-    table.add_column("cards", justify="right")
+    table = titled_table(gettext("counters to draw"))
+    table.add_column(gettext("draw"))
+    table.add_column(gettext("plan score"), justify="right")
+    table.add_column(gettext("cards"), justify="right")
     for option in advice.options:
-        name = option.counter.title if option.counter else "blind (" + ", ".join(
-            f"{t.letter} {p:.0%}" for t, p in (option.chances or {}).items()) + ")"
-        add_text_row(table, name, f"{option.score:.2f}", f"{option.cards:.2f}")
+        name = transport_word(option.counter) if option.counter else say("blind ({chances})", chances=", ".join(
+            f"{t.letter} {p:.0%}" for t, p in (option.chances or {}).items()))
+        add_text_row(table, name, format_number(option.score, ".2f"), format_number(option.cards, ".2f"))
     return Group(position_summary(position), table, Text(sentences.draw_verdict(advice), style="bold"))
 
 
@@ -300,11 +300,11 @@ def obstacle_view(advice: ObstacleAdvice) -> RenderableType:
     parts: list[RenderableType] = [position_summary(position)]
     for outlook in advice.outlooks:
         table = titled_table(sentences.opponent_heading(outlook))
-        table.add_column("obstacle on")
-        table.add_column("their towns", justify="right")
-        table.add_column("their cards", justify="right")
-        table.add_column("on route", justify="right")
-        table.add_column("your plan", justify="right")
+        table.add_column(gettext("obstacle on"))
+        table.add_column(gettext("their towns"), justify="right")
+        table.add_column(gettext("their cards"), justify="right")
+        table.add_column(gettext("on route"), justify="right")
+        table.add_column(gettext("your plan"), justify="right")
         for effect in outlook.effects[:8]:
             add_text_row(table, road_name(position, effect.road),
                          sentences.spread(-effect.towns, effect.towns_error, "town"),

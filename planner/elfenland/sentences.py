@@ -147,7 +147,7 @@ def worst_reply(advice: PlaceAdvice) -> str:
     """``after the worst reply your plan still takes 2 towns for 3 cards``."""
     score, cards = advice.now.worst
     return say("after the worst reply your plan still takes {towns} for {cards}", towns=count(score, "town"),
-               cards=count(-cards, "card"))
+               cards=count(-cards, "card paid"))
 
 
 def passing_free() -> str:
@@ -172,8 +172,8 @@ def draw_verdict(advice: DrawAdvice) -> str:
     template = (N_("draw the face-up {counter}: {towns} for {cards} (now {now_towns} for {now_cards})")
                 if best.counter else N_("draw blind: {towns} for {cards} (now {now_towns} for {now_cards})"))
     return say(template, counter=_title(best.counter), towns=amount(best.score, "town"),
-               cards=amount(best.cards, "card"), now_towns=count(now.score, "town"),
-               now_cards=count(now.cards_spent, "card"))
+               cards=amount(best.cards, "card paid"), now_towns=count(now.score, "town"),
+               now_cards=count(now.cards_spent, "card paid"))
 
 
 def draw_full(position: Position) -> str:

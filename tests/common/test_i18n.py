@@ -22,14 +22,15 @@ from planner.common import i18n
 ROOT = Path(__file__).resolve().parents[2]
 LOCALES = ROOT / "planner" / "locale"
 TRANSLATED = [lang for lang in i18n.LANGUAGES if lang != "en"]
-KEYWORDS = {"gettext": None, "ngettext": (1, 2), "N_": None, "say": None}
+KEYWORDS = {"gettext": None, "ngettext": (1, 2), "npgettext": ((1, "c"), 2, 3), "N_": None, "say": None}
 
 
-def _source_messages() -> set[str | tuple[str, str]]:
+def _source_messages() -> set[tuple[str | tuple[str, str], str | None]]:
+    """Every message of the source as (message, context)."""
     method_map = [("planner/**.py", "python")]
-    found: set[str | tuple[str, str]] = set()
-    for _file, _line, message, _comments, _context in extract_from_dir(str(ROOT), method_map, keywords=KEYWORDS):
-        found.add(message if isinstance(message, str) else (message[0], message[1]))
+    found: set[tuple[str | tuple[str, str], str | None]] = set()
+    for _file, _line, message, _comments, context in extract_from_dir(str(ROOT), method_map, keywords=KEYWORDS):
+        found.add((message if isinstance(message, str) else (message[0], message[1]), context))
     return found
 
 
@@ -59,17 +60,18 @@ def _pairs(lang: str) -> Iterator[tuple[str, str]]:
 
 
 def test_the_source_has_messages() -> None:
-    assert ("{n} town", "{n} towns") in SOURCE
-    assert "Stay: no step gains anything." in SOURCE
+    assert (("{n} town", "{n} towns"), None) in SOURCE
+    assert (("{n} card", "{n} cards"), "paid") in SOURCE
+    assert ("Stay: no step gains anything.", None) in SOURCE
 
 
 @pytest.mark.parametrize("lang", TRANSLATED)
 def test_every_message_is_translated(lang: str) -> None:
     catalogue = _catalogue(lang)
     missing = []
-    for message in sorted(SOURCE, key=str):
+    for message, context in sorted(SOURCE, key=str):
         key = message[0] if isinstance(message, tuple) else message
-        entry = catalogue.get(key)
+        entry = catalogue.get(key, context=context)
         strings = [] if entry is None else (
             list(entry.string) if isinstance(entry.string, tuple | list) else [entry.string])
         if entry is None or not strings or not all(strings) or entry.fuzzy:

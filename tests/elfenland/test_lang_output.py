@@ -24,7 +24,7 @@ from planner.cli.expedition import cli as expedition
 ROOT = Path(__file__).resolve().parents[2]
 SCENARIOS = sorted((ROOT / "scenarios").glob("*.toml"))
 EXPEDITIONS = sorted((ROOT / "scenarios" / "expedition").glob("*.toml"))
-KEYWORDS = {"gettext": None, "ngettext": (1, 2), "N_": None, "say": None}
+KEYWORDS = {"gettext": None, "ngettext": (1, 2), "npgettext": ((1, "c"), 2, 3), "N_": None, "say": None}
 WORD = re.compile(r"[A-Za-z]{3,}")
 WIDE = {"COLUMNS": "1000"}  # no line folded: notation and moves stay whole, to be told apart from words
 

@@ -96,12 +96,13 @@ def grade(puzzle: Puzzle, text: str, *, limit: Limit = DEFAULT_LIMIT) -> Grade:
         key = (frozenset(plan.new_towns), plan.end)
         answer = next((a for a in puzzle.answers if (a.towns, a.end) == key), None)
         return Grade(Verdict.OPTIMAL, say("optimal: {towns} for {cards}", towns=count(len(plan.new_towns), "new town"),
-                                          cards=count(plan.cards_spent, "card")), text, plan=plan, answer=answer)
+                                          cards=count(plan.cards_spent, "card paid")), text, plan=plan, answer=answer)
     comparison = compare(position, steps, best, limit=limit)
     points, cards = comparison.lost
     off = say("{points} short", points=count(points, "point")) if points else \
         say("the same points for {cards}", cards=count(cards, "more card"))
     return Grade(Verdict.SHORT, say("legal, {points} for {cards}: {off} of the best ({best} for {best_cards})",
-                                    points=count(plan.score, "point"), cards=count(plan.cards_spent, "card"), off=off,
+                                    points=count(plan.score, "point"), cards=count(plan.cards_spent, "card paid"),
+                                    off=off,
                                     best=best.score, best_cards=best.cards_spent), text, plan=plan,
                  comparison=comparison)

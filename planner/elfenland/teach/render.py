@@ -244,7 +244,7 @@ def answer_view(puzzle: Puzzle, notes: list[StepNote] | tuple[StepNote, ...]) ->
                     N_("lesson ({name}): {lesson}; without it the best is {points} for {cards}"))
         parts.append(Text(say(template, name=gettext(THEME_WORDS.get(lesson.name, lesson.name)),
                               lesson=gettext(LESSON_WORDS[lesson.name]), points=count(lesson.without.score, "point"),
-                              cards=count(lesson.without.cards, "card")), style="cyan"))
+                              cards=count(lesson.without.cards, "card paid")), style="cyan"))
     return Group(*parts)
 
 
