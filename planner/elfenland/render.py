@@ -174,48 +174,51 @@ def notes_view(warnings: list[Problem]) -> Text:
 
 def towns_table(board: Board) -> Table:
     """Every town with its code, home card and links."""
-    table = titled_table("Towns")
-    table.add_column("code")
-    table.add_column("town")
-    table.add_column("home card", justify="center")
-    table.add_column("links")
+    table = titled_table(gettext("Towns"))
+    table.add_column(gettext("code"))
+    table.add_column(gettext("town"))
+    table.add_column(gettext("home card"), justify="center")
+    table.add_column(gettext("links"))
     for town in board.towns.values():
         links = ", ".join(f"{c.other(town.code)}:{c.terrain.letter}" for c in board.links(town.code))
-        name = town.name + (" (capital, no marker)" if town.capital else "")
+        name = town_word(board, town.code)
+        name = say("{town} (capital, no marker)", town=name) if town.capital else name
         add_text_row(table, town.code, name, "✓" if town.home_card else "", links)
     return table
 
 
 def connections_table(board: Board) -> Table:
     """Every connection with terrain, river flow and lake."""
-    table = titled_table("Connections")
+    table = titled_table(gettext("Connections"))
     table.add_column("id")
-    table.add_column("between")
-    table.add_column("kind")
-    table.add_column("detail")
+    table.add_column(gettext("between"))
+    table.add_column(gettext("kind"))
+    table.add_column(gettext("detail"))
     for c in board.connections.values():
         detail = ""
         if c.downstream_to:
             upstream = c.other(c.downstream_to)
-            detail = f"flows {board.towns[upstream].name} → {board.towns[c.downstream_to].name}"
+            detail = say("flows {source} → {mouth}", source=town_word(board, upstream),
+                         mouth=town_word(board, c.downstream_to))
         elif c.lake:
             detail = c.lake
-        add_text_row(table, c.id, f"{board.towns[c.a].name} – {board.towns[c.b].name}", str(c.terrain), detail)
+        add_text_row(table, c.id, f"{town_word(board, c.a)} – {town_word(board, c.b)}", terrain_word(c.terrain),
+                     detail)
     return table
 
 
 def town_links_table(board: Board, code: str, rules: Rules) -> Table:
     """One town's links and what each transport costs on them (caravan and obstacle included)."""
     town = board.towns[code]
-    table = titled_table(f"{town.name} ({town.code})")
-    table.add_column("to")
-    table.add_column("link")
+    table = titled_table(f"{town_word(board, code)} ({town.code})")
+    table.add_column(gettext("to"))
+    table.add_column(gettext("link"))
     for transport in COUNTER_TRANSPORTS:
         table.add_column(transport.letter, justify="center")
-    table.add_column("any", justify="center")
+    table.add_column(gettext("any"), justify="center")
     table.add_column("R", justify="center")
     for c in board.links(code):
-        other = board.towns[c.other(code)].name
+        other = town_word(board, c.other(code))
         if c.is_road:
             cells = []
             for transport in COUNTER_TRANSPORTS:
@@ -223,14 +226,14 @@ def town_links_table(board: Board, code: str, rules: Rules) -> Table:
                 cells.append("—" if cost is None else str(cost))
             cheapest = rules.caravan_cost(1, obstacle=False)  # scaled caravans cost more on dearer counters
             caravan = str(cheapest) if rules.caravan is Caravan.FLAT else f"{cheapest}+"
-            add_text_row(table, other, f"{c.terrain} road", *cells, caravan, "—")
+            add_text_row(table, other, say("{terrain} road", terrain=terrain_word(c.terrain)), *cells, caravan, "—")
         else:
-            way = c.lake if c.lake else c.way(code)
-            add_text_row(table, other, f"{c.kind} ({way})", *["—"] * len(COUNTER_TRANSPORTS), "—",
-                         str(raft_cost(c, code)))
-    letters = ", ".join(f"{t.letter} {t.title}" for t in (*COUNTER_TRANSPORTS, Transport.RAFT))
-    table.caption = Text(f"cards per crossing ({letters}; any = caravan of any cards); "
-                         "an obstacle adds 1 matching card, or 1 more caravan card")
+            way = c.lake if c.lake else gettext(_CROSSINGS.get(str(c.way(code)), str(c.way(code))))
+            add_text_row(table, other, f"{gettext(_VIA.get(c.kind, c.kind))} ({way})",
+                         *["—"] * len(COUNTER_TRANSPORTS), "—", str(raft_cost(c, code)))
+    letters = ", ".join(f"{t.letter} {transport_word(t)}" for t in (*COUNTER_TRANSPORTS, Transport.RAFT))
+    table.caption = Text(say("cards per crossing ({letters}; any = caravan of any cards); an obstacle adds 1 "
+                             "matching card, or 1 more caravan card", letters=letters))
     table.caption_justify = "left"
     return table
 

@@ -150,3 +150,12 @@ def test_pictures_declare_their_language(lang: str, tmp_path: Path) -> None:
         head = picture.read_text("utf-8")[:600]
         assert f'xml:lang="{lang}"' in head
         assert ('font-family="Noto Sans CJK JP' in head) == (lang == "ja")  # cairosvg draws with the first family
+
+
+@pytest.mark.parametrize("lang", ["ja", "uk"])
+def test_the_board_listing_speaks_the_language(lang: str) -> None:
+    runner = CliRunner(env=WIDE)
+    for args in (["board"], ["board", "elv"], ["board", "vir"]):
+        result = runner.invoke(elfenland, [*args, "--lang", lang])
+        assert result.exit_code == 0, result.output
+        assert not leaks(result.output, spared=[]), (args, result.output)
