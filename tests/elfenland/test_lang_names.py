@@ -93,3 +93,22 @@ def test_every_name_in_the_data_says_where_it_comes_from() -> None:
     sources = {entry["source"] for groups in json.loads(text)["languages"].values()
                for things in groups.values() for entry in things.values()}
     assert sources <= {"transliterated", "translated", "seed:000-uk", "seed:001-pl", "seed:002-cs", "seed:003-ja"}
+
+
+def test_every_thing_has_a_name_in_every_language() -> None:
+    from planner.elfenland.board import load_board
+    from planner.elfenland.local_names import BOOK
+
+    codes = set(load_board().towns)
+    for lang in ("uk", "ru", "ja"):  # the scripts other than Latin: every town written in them
+        assert set(BOOK.languages[lang]["towns"]) == codes, lang
+    for lang in ("uk", "pl", "cs", "ja", "ru"):
+        assert set(BOOK.languages[lang]["transports"]) == set("PECUTDR"), lang
+        assert set(BOOK.languages[lang]["terrains"]) == set("pfdmrl"), lang
+
+
+def test_every_green_location_has_its_russian_name() -> None:
+    from planner.expedition.board import load_board
+    from planner.expedition.local_names import BOOK
+
+    assert set(BOOK.languages["ru"]["locations"]) == set(load_board().greens)
