@@ -159,3 +159,14 @@ def test_the_board_listing_speaks_the_language(lang: str) -> None:
         result = runner.invoke(elfenland, [*args, "--lang", lang])
         assert result.exit_code == 0, result.output
         assert not leaks(result.output, spared=[]), (args, result.output)
+
+
+@pytest.mark.parametrize("lang", ["ja", "uk"])
+def test_a_positions_problems_speak_the_language(lang: str) -> None:
+    runner = CliRunner(env=WIDE)
+    args = ["check", "--at", "elv", "--hand", "DDDDDDDDDDD", "--tile", "elv-lap U, bea-elv:r D, elv-erg X"]
+    result = runner.invoke(elfenland, [*args, "--lang", lang])
+    assert result.exit_code == 2, result.output
+    english = runner.invoke(elfenland, args)
+    assert english.output.count("•") == result.output.count("•") == 4  # every problem at once, in any language
+    assert not leaks(result.output, spared=["BEA-ELV:r", "ELV-LAP:p", "ELV-ERG:f"]), result.output
