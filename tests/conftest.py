@@ -85,3 +85,12 @@ def rules() -> Rules:
 def start_position() -> Position:
     """Round 1, boot in Elvenhold, no cards, no counters, nothing collected."""
     return Position(at=CAPITAL)
+
+
+@pytest.fixture(autouse=True)
+def _english_by_default(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Tests read English unless they choose a language: the machine's locale (LANG=uk_UA...) must not leak in."""
+    monkeypatch.setenv("ELFENLAND_LANG", "en")
+    from planner.common import i18n
+
+    i18n.use(None)

@@ -18,11 +18,12 @@ from planner.cli.conventions import (
     stop_on_ctrl_c,
 )
 from planner.cli.positions import overrides_from, position_options, solver_options
+from planner.common.i18n import gettext, say
 from planner.common.limits import Limit, Status
 from planner.common.problems import Problem
 from planner.elfenland import render, report
 from planner.elfenland.checking import RouteCheck, route_check
-from planner.elfenland.explain import verdict
+from planner.elfenland.explain import count, verdict
 from planner.elfenland.inputs import read_position
 from planner.elfenland.position import Position
 from planner.errors import IllegalPositionError, NotationError
@@ -54,7 +55,7 @@ def check(source: str | None, route_text: str | None, solver: str, limit: Limit,
         return
     if route_text is None:
         answer(report.check_dict(position, []), render.position_summary(position),
-               Text("position is legal", style="green"), as_json=as_json, notes=_warnings(position),
+               Text(gettext("position is legal"), style="green"), as_json=as_json, notes=_warnings(position),
                position_line=render.position_line(position))
         return
     with stop_on_ctrl_c() as stop:
@@ -62,7 +63,7 @@ def check(source: str | None, route_text: str | None, solver: str, limit: Limit,
     assert judged.best is not None
     answer(report.check_dict(position, [], route=(judged.yours, judged.best, judged.error)), _route_view(judged),
            as_json=as_json, stopped=judged.status is Status.STOPPED, code=0 if judged.legal else EXIT_INPUT,
-           stopped_note="stopped (Ctrl-C): the best route above is not proven")
+           stopped_note=gettext("stopped (Ctrl-C): the best route above is not proven"))
 
 
 def _read(source: str | None, kwargs: dict[str, Any]) -> tuple[Position | None, list[Problem]]:
@@ -83,14 +84,14 @@ def _route_view(judged: RouteCheck) -> RenderableType:
     """The player's route beside the best: where it breaks, or its table, its score and whether it is optimal."""
     best, yours, error = judged.best, judged.yours, judged.error
     assert best is not None
-    best_line = Text.assemble((f"the best gets {best.score} with {best.cards_spent} cards: ", "yellow"),
-                              render.route_line(best))
+    best_line = Text.assemble((say("the best gets {score} with {cards}: ", score=best.score,
+                                   cards=count(best.cards_spent, "card paid")), "yellow"), render.route_line(best))
     if yours is None:
         assert error is not None
-        return Group(Text(f"your route breaks at step {error.index + 1} ({judged.token}): {error.reason}",
-                          style="red"),
-                     Text.assemble(f"the best route gets {best.score} with {best.cards_spent} cards: ",
-                                   render.route_line(best)))
-    return Group(render.route_table(yours, title="your route"),
-                 Text(f"your route gets {yours.score} ({verdict(yours)})"),
-                 Text("that is optimal", style="green") if judged.optimal else best_line)
+        return Group(Text(say("your route breaks at step {step} ({token}): {reason}", step=error.index + 1,
+                              token=judged.token, reason=error.reason), style="red"),
+                     Text.assemble(say("the best route gets {score} with {cards}: ", score=best.score,
+                                       cards=count(best.cards_spent, "card paid")), render.route_line(best)))
+    return Group(render.route_table(yours, title=gettext("your route")),
+                 Text(say("your route gets {score} ({verdict})", score=yours.score, verdict=verdict(yours))),
+                 Text(gettext("that is optimal"), style="green") if judged.optimal else best_line)

@@ -36,14 +36,15 @@ import click
 from rich.console import Console, RenderableType
 from rich.text import Text
 
+from planner.common import i18n
 from planner.common.limits import Limit
 from planner.errors import NoPlanError, PlannerError, UnsupportedError, is_input_error
 
 __all__ = [
     "EXIT_BUG", "EXIT_INPUT", "EXIT_NO_PLAN", "EXIT_STOPPED", "MAX_SEED", "PlannerCliError", "Pictures",
-    "PositionCommand", "SecondsType", "WholeNumber", "answer", "err", "exit_code", "fail", "finish", "handle_errors",
-    "json_option", "limit_from", "limit_options", "out", "picture_options", "seed_option", "stop_on_ctrl_c",
-    "writing",
+    "PositionCommand", "SecondsType", "SpeakingGroup", "WholeNumber", "answer", "err", "exit_code", "fail", "finish",
+    "handle_errors", "json_option", "lang_option", "limit_from", "limit_options", "out", "picture_options",
+    "seed_option", "speaking", "stop_on_ctrl_c", "writing",
 ]
 
 EXIT_BUG, EXIT_INPUT, EXIT_NO_PLAN, EXIT_STOPPED = 1, 2, 3, 130
@@ -374,3 +375,37 @@ class PositionCommand(click.Command):
                 elif isinstance(value, tuple):
                     ctx.params[name] = tuple(hidden.get(v, v) if isinstance(v, str) else v for v in value)
         return rest
+
+
+# -- the language ---------------------------------------------------------------------------------------------
+def _speak(ctx: click.Context, param: click.Parameter, value: str | None) -> None:
+    if value is None and ctx.parent is not None and ctx.parent.meta.get("planner.lang"):
+        return  # the group's --lang holds for its command
+    try:
+        chosen = i18n.use(value)
+    except ValueError as error:
+        raise click.BadParameter(str(error), ctx=ctx, param=param) from None
+    if value is not None:
+        ctx.meta["planner.lang"] = chosen
+
+
+def lang_option() -> click.Option:
+    """``--lang LANG``: the language of the answer (else ``ELFENLAND_LANG``, else the locale, else English)."""
+    return click.Option(["--lang"], metavar="LANG", expose_value=False, is_eager=True, callback=_speak,
+                        help=f"Language of the answer: {', '.join(i18n.LANGUAGES)} (default: ELFENLAND_LANG, "
+                        "else the locale LC_ALL/LANG, else en).")
+
+
+def speaking(command: click.Command) -> click.Command:
+    """``command`` with :func:`lang_option` (once), and every command of a group likewise when it is looked up."""
+    if not any(p.name == "lang" for p in command.params):
+        command.params.append(lang_option())
+    return command
+
+
+class SpeakingGroup(click.Group):
+    """A group whose every command takes ``--lang`` (added as each is looked up, so lazy commands stay lazy)."""
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        command = super().get_command(ctx, cmd_name)
+        return None if command is None else speaking(command)

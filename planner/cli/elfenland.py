@@ -13,7 +13,7 @@ from collections.abc import Iterator, MutableMapping
 import click
 
 from planner import __version__
-from planner.cli.conventions import CONTEXT
+from planner.cli.conventions import CONTEXT, SpeakingGroup, speaking
 
 __all__ = ["cli"]
 
@@ -54,7 +54,7 @@ class LazyCommands(MutableMapping[str, click.Command]):
         return len(self._where)
 
 
-@click.group(context_settings=CONTEXT, commands=LazyCommands(COMMANDS))
+@click.group(cls=SpeakingGroup, context_settings=CONTEXT, commands=LazyCommands(COMMANDS))
 @click.version_option(__version__, "-V", "--version", prog_name="elfenland")
 def cli() -> None:
     """Elfenland planner: the card-optimal route that collects the most new towns, proven optimal.
@@ -70,3 +70,6 @@ def cli() -> None:
       elfenland serve --save table.toml
       expedition move scenarios/expedition/01-spec-example.toml
     """
+
+
+speaking(cli)  # elfenland --lang uk route ... as well as elfenland route --lang uk ...

@@ -20,6 +20,7 @@ from planner.cli.conventions import (
     PlannerCliError,
     PositionCommand,
     SecondsType,
+    SpeakingGroup,
     WholeNumber,
     answer,
     err,
@@ -28,6 +29,7 @@ from planner.cli.conventions import (
     limit_from,
     limit_options,
     picture_options,
+    speaking,
     stop_on_ctrl_c,
 )
 from planner.common.limits import Limit
@@ -96,7 +98,7 @@ def _picture(position: Position, actions: tuple[Action, ...] = (), title: str | 
     return draw
 
 
-@click.group(context_settings=CONTEXT)
+@click.group(cls=SpeakingGroup, context_settings=CONTEXT)
 def cli() -> None:
     """Expeditions (Kramer, 2023): reach table, best move and token setup for a position file (expedition/1).
 
@@ -196,3 +198,6 @@ def setup(source: str, as_json: bool) -> None:
     choices, to_place = setup_advice(position)
     answer(setup_dict(position, choices, to_place) if as_json else None,
            None if as_json else setup_view(choices, to_place), as_json=as_json)
+
+
+speaking(cli)  # expedition --lang ru move ... as well as expedition move --lang ru ...

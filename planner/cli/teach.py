@@ -34,6 +34,7 @@ from planner.cli.conventions import (
     writing,
 )
 from planner.cli.positions import overrides_from, picture_of, position_options, solve_limit_options
+from planner.common.i18n import gettext
 from planner.common.limits import Limit, Status
 from planner.elfenland.inputs import read_position
 from planner.elfenland.plan import parse_route
@@ -197,7 +198,7 @@ def _grade_once(trainer: Trainer, route_text: str, as_json: bool) -> None:
     graded = reply.grade
     assert graded is not None
     answer(teach_report.grade_dict(current, graded, trainer.scores if trainer.record else None),
-           teach_render.puzzle_view(current), Text.assemble("your route: ", route_text),
+           teach_render.puzzle_view(current), Text.assemble(gettext("your route: "), route_text),
            teach_render.grade_view(graded), teach_render.answer_view(current, step_notes(current.best)),
            as_json=as_json, code=EXIT_INPUT if graded.verdict in (Verdict.UNREADABLE, Verdict.ILLEGAL) else 0)
 

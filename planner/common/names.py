@@ -1,23 +1,27 @@
-"""Forgiving name lookup with one "did you mean": case, accents, apostrophes, aliases and unique prefixes.
+"""Forgiving name lookup with one "did you mean": case, accents, apostrophes, aliases, unique prefixes, scripts.
 
 Both games name things players type by hand (towns, cards, locations, option keys); one lookup serves them all, so
-every name in the planner forgives the same slips and every unknown name gets the same kind of hint.
+every name in the planner forgives the same slips and every unknown name gets the same kind of hint. Names come
+in Latin, Cyrillic and Japanese kana; :func:`latin_key` spells any of them in plain Latin letters, so a spelling
+that differs only in script conventions (е/э, і/и, ー) still finds its name, and a hint can cross scripts.
 """
 
 from __future__ import annotations
 
 import difflib
 import functools
+import json
 import re
 import unicodedata
 from collections.abc import Iterable, Mapping
-from typing import Generic, TypeVar
+from pathlib import Path
+from typing import Any, Generic, TypeVar
 
 from planner.errors import AmbiguousNameError, NotationError
 
 K = TypeVar("K")
 
-__all__ = ["Names", "did_you_mean", "key_values", "normalize"]
+__all__ = ["NameBook", "Names", "did_you_mean", "key_values", "latin_key", "normalize"]
 
 _IGNORED = re.compile(r"[\s'’‘`´_\-.]")
 
@@ -30,6 +34,54 @@ def normalize(text: str) -> str:
     decomposed = unicodedata.normalize("NFKD", text)
     plain = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
     return _IGNORED.sub("", plain).casefold()
+
+
+# Cyrillic (Ukrainian and Russian letters) and kana to plain Latin, by sound: a key for matching, never shown.
+_CYRILLIC = dict(zip("абвгґдеєжзиіїйклмнопрстуфхцчшщъыьэюяё", (
+    "a", "b", "v", "g", "g", "d", "e", "ye", "zh", "z", "i", "i", "yi", "y", "k", "l", "m", "n", "o", "p", "r", "s",
+    "t", "u", "f", "kh", "ts", "ch", "sh", "shch", "", "y", "", "e", "yu", "ya", "yo"), strict=True))
+_KANA_ROWS = {  # katakana syllables by row; hiragana is folded onto katakana first
+    "アイウエオ": "a i u e o", "カキクケコ": "ka ki ku ke ko", "ガギグゲゴ": "ga gi gu ge go",
+    "サシスセソ": "sa shi su se so", "ザジズゼゾ": "za ji zu ze zo", "タチツテト": "ta chi tsu te to",
+    "ダヂヅデド": "da ji zu de do", "ナニヌネノ": "na ni nu ne no", "ハヒフヘホ": "ha hi fu he ho",
+    "バビブベボ": "ba bi bu be bo", "パピプペポ": "pa pi pu pe po", "マミムメモ": "ma mi mu me mo",
+    "ヤユヨ": "ya yu yo", "ラリルレロ": "ra ri ru re ro", "ワヲン": "wa o n", "ァィゥェォ": "a i u e o",
+    "ャュョ": "ya yu yo", "ヴ": "vu",
+}
+_KANA = {kana: latin for row, sounds in _KANA_ROWS.items() for kana, latin in zip(row, sounds.split(), strict=True)}
+
+
+def _kana_latin(text: str) -> str:
+    out: list[str] = []
+    double = False
+    for ch in text:
+        if "ぁ" <= ch <= "ゖ":  # hiragana -> katakana
+            ch = chr(ord(ch) + 0x60)
+        if ch == "ッ":
+            double = True
+            continue
+        latin = _KANA.get(ch)
+        if latin is None:
+            out.append("" if ch in "ー・" else ch)  # a long mark or a name's dot adds no letter
+        elif ch in "ァィゥェォャュョ" and out:  # a small vowel or y- glides onto the syllable before: フェ fe, キャ kya
+            prev = out.pop()
+            out.append((prev[:-1] if prev[-1] in "aiueo" else prev) + latin)
+        else:
+            out.append(latin[0] + latin if double else latin)
+        double = False
+    return "".join(out)
+
+
+@functools.lru_cache(maxsize=4096)
+def latin_key(text: str) -> str:
+    """``text`` in plain Latin letters by sound, normalised: ``Ельфенголд`` -> ``elfengold``, ``トロットマニ`` ->
+    ``torottomani``. Only for matching and hints across scripts: a key, never a name to show."""
+    folded = unicodedata.normalize("NFKC", text).casefold()
+    if folded.isascii():
+        return normalize(folded)
+    if any(ch in _CYRILLIC for ch in folded):
+        folded = "".join(_CYRILLIC.get(ch, ch) for ch in folded)
+    return normalize(_kana_latin(folded))
 
 
 def did_you_mean(text: str, choices: Iterable[str], *, n: int = 3, cutoff: float = 0.6) -> str:
@@ -55,9 +107,27 @@ class Names(Generic[K]):
         self.display = dict(display)
         self.prefixes = prefixes
         self.exact: dict[str, set[K]] = {}
-        for key, names in entries.items():
-            for name in names:
-                self.exact.setdefault(normalize(name), set()).add(key)
+        self._names = [(key, name) for key, names in entries.items() for name in names]
+        for key, name in self._names:
+            self.exact.setdefault(normalize(name), set()).add(key)
+
+    @functools.cached_property
+    def latin(self) -> dict[str, set[K]]:
+        """The same names by :func:`latin_key`: spellings across scripts (built when first needed, off the fast
+        path of a name typed right)."""
+        found: dict[str, set[K]] = {}
+        for key, name in self._names:
+            found.setdefault(latin_key(name), set()).add(key)
+        return found
+
+    @functools.cached_property
+    def spelled(self) -> dict[str, str]:
+        """A latin key -> one name as written in a non-Latin script, for hints in the script the player typed."""
+        found: dict[str, str] = {}
+        for _key, name in self._names:
+            if not name.isascii():
+                found.setdefault(latin_key(name), name)
+        return found
 
     def candidates(self, text: str) -> set[K]:
         """Every key ``text`` may mean: the exact matches, else (with prefixes) the keys it is a prefix of."""
@@ -67,6 +137,8 @@ class Names(Generic[K]):
         keys = self.exact.get(norm)
         if keys is None and self.prefixes:
             keys = {k for name, ks in self.exact.items() if name.startswith(norm) for k in ks}
+        if not keys and not text.isascii():  # another script's spelling of a name: Эльфенголд for Ельфенголд
+            keys = self.latin.get(latin_key(text))
         return set(keys or ())
 
     def find(self, text: str, *, where: str = "") -> K:
@@ -86,12 +158,33 @@ class Names(Generic[K]):
             options = ", ".join(sorted(self.display[k] for k in keys))
             raise AmbiguousNameError(f"ambiguous {self.kind} {text!r}{where_part}: could be {options}",
                                      kind=f"ambiguous-{self.kind}", value=text)
-        close = difflib.get_close_matches(normalize(text)[:60], list(self.exact), n=3, cutoff=0.6)
-        suggestions = sorted({self.display[k] for name in close for k in self.exact[name]})
+        suggestions = sorted(self.suggest(text))
         hint = f"; did you mean {' or '.join(repr(s) for s in suggestions)}?" if suggestions else ""
         shown = repr(text if len(text) <= 40 else text[:37] + "...")
         raise NotationError(f"unknown {self.kind} {shown}{where_part}{hint}", kind=f"unknown-{self.kind}",
                             value=text)
+
+
+    def suggest(self, text: str) -> set[str]:
+        """The names close to ``text``, one per key, compared as typed and by sound across scripts (:func:`latin_key`).
+
+        A name typed in Latin letters is answered with the display names; one typed in another script with the
+        closest name written in a non-Latin script where there is one (``Ельфенхолт`` -> ``Ельфенголд``).
+        """
+        shown: dict[K, str] = {}
+        latin = latin_key(text)[:60]
+        if latin and not text.isascii():
+            for name in difflib.get_close_matches(latin, list(self.spelled), n=3, cutoff=0.6):
+                for key in self.latin[name]:
+                    shown.setdefault(key, self.spelled[name])
+        close = difflib.get_close_matches(normalize(text)[:60], list(self.exact), n=3, cutoff=0.6)
+        for key in (k for name in close for k in self.exact[name]):
+            shown.setdefault(key, self.display[key])
+        if latin:
+            for name in difflib.get_close_matches(latin, list(self.latin), n=3, cutoff=0.6):
+                for key in self.latin[name]:
+                    shown.setdefault(key, self.display[key])
+        return set(shown.values())
 
 
 def key_values(text: str, *, example: str, kind: str = "bad-item") -> list[tuple[str, str, str]]:
@@ -107,3 +200,36 @@ def key_values(text: str, *, example: str, kind: str = "bad-item") -> list[tuple
             raise NotationError(f"item {item!r} must look like {example}", kind=kind, value=item)
         found.append((key, value, item))
     return found
+
+
+class NameBook:
+    """A game's names in the players' languages, from a ``names.json`` file (read on first use).
+
+    The file maps ``languages`` -> language -> group (``towns``, ``transports``, ``locations`` ...) -> key ->
+    ``{"name", "source", "aliases"?}``; English is the game's board data, so it is not in the book. Every entry
+    says where its name comes from (a rule text, a transliteration, a translation: docs/languages.md).
+    """
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    @functools.cached_property
+    def languages(self) -> dict[str, dict[str, dict[str, dict[str, Any]]]]:
+        """The whole book: language -> group -> key -> entry."""
+        text = self.path.read_text(encoding="utf-8")  # beside the module: importlib.resources costs start-up
+        book: dict[str, dict[str, dict[str, dict[str, Any]]]] = json.loads(text)["languages"]
+        return book
+
+    def entries(self, group: str, key: str) -> list[tuple[str, dict[str, Any]]]:
+        """Every language's entry for one thing, as (language, entry) pairs."""
+        return [(lang, entry) for lang, groups in self.languages.items() if (entry := groups.get(group, {}).get(key))]
+
+    def aliases(self, group: str, key: str) -> tuple[str, ...]:
+        """Every name and alias of one thing in every language of the book, for the forgiving input."""
+        return tuple(name for _, entry in self.entries(group, key)
+                     for name in (entry["name"], *entry.get("aliases", ())))
+
+    def name(self, group: str, key: str, lang: str, default: str) -> str:
+        """The name of one thing in ``lang``, or ``default`` (the English board name) where the book has none."""
+        entry = self.languages.get(lang, {}).get(group, {}).get(key)
+        return str(entry["name"]) if entry else default

@@ -18,6 +18,15 @@ from planner.errors import PlannerError, UnsupportedError
 
 PNG_INSTALL_HINT = "pip install 'elfenland-planner[png]'"
 FONT = "DejaVu Sans, Verdana, Arial, sans-serif"
+CJK_FONT = "Noto Sans CJK JP, " + FONT
+"""For a Japanese picture: cairosvg draws with the first family only (no fallback per glyph), so the CJK font,
+which has Latin and Cyrillic letters too, goes first (Debian's ``fonts-noto-cjk``)."""
+
+
+def font_for(lang: str) -> str:
+    """The font-family of a picture in ``lang``: :data:`CJK_FONT` for Japanese, else :data:`FONT`."""
+    return CJK_FONT if lang == "ja" else FONT
+
 INK = "#2b2118"
 HALO = "#fffaf0"
 

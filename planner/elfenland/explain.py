@@ -4,10 +4,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from planner.common.i18n import gettext, say
 from planner.elfenland.board import Crossing
+from planner.elfenland.counts import count, count_as, count_part
+from planner.elfenland.local_names import cards_words, town_word
 from planner.elfenland.plan import Pay, Plan
 
-__all__ = ["StepRecord", "count", "step_records", "verdict"]
+__all__ = ["StepRecord", "count", "count_as", "count_part", "step_records", "verdict"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,23 +76,19 @@ def step_records(plan: Plan) -> list[StepRecord]:
     return records
 
 
-def count(n: int, word: str) -> str:
-    """``1 card``, ``3 cards``: the verdict's counts, and the teaching texts' (:mod:`planner.elfenland.teach`)."""
-    return f"{n} {word}{'' if n == 1 else 's'}"
-
-
 def verdict(plan: Plan) -> str:
     """One line: ``5 new towns, 7 cards, ends in Tichih, keep dragon dragon raft``."""
-    board = plan.position.board
+    position = plan.position
     parts = [count(len(plan.new_towns), "new town"), count(plan.cards_spent, "card")]
-    parts.append(f"ends in {board.towns[plan.end].name}")
+    parts.append(say("ends in {town}", town=town_word(position.board, plan.end)))
     if plan.outcome.home_penalty:
-        parts.append(f"{plan.outcome.home_penalty} from home (score {plan.score})")
-    elif plan.position.scores_home:
-        parts.append(f"home, score {plan.score}")
+        parts.append(say("{penalty} from home (score {score})", penalty=plan.outcome.home_penalty, score=plan.score))
+    elif position.scores_home:
+        parts.append(say("home, score {score}", score=plan.score))
     keep = plan.keep
-    parts.append("keep " + " ".join(keep.names()) if len(keep) else "no cards left")
+    kept = say("keep {cards}", cards=cards_words(keep)) if len(keep) else say("no cards left")
     dropped = len(plan.outcome.cards_left) - len(keep)
     if dropped > 0:
-        parts[-1] += f" (discard {dropped})"
-    return ", ".join(parts)
+        kept = say("{kept} (discard {dropped})", kept=kept, dropped=dropped)
+    parts.append(kept)
+    return gettext(", ").join(parts)  # Japanese lists with 、

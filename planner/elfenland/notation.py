@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from planner.common.names import Names, normalize
 from planner.elfenland.board import Board, Connection, Terrain, load_board
+from planner.elfenland.local_names import BOOK
 from planner.elfenland.rules import TRANSPORTS, Transport
 from planner.errors import AmbiguousNameError, NotationError
 
@@ -29,7 +30,7 @@ MAX_COUNT = 99
 @functools.cache
 def _town_names() -> Names[str]:
     board = load_board()
-    entries = {t.code: (t.code, t.name, *t.aliases) for t in board.towns.values()}
+    entries = {t.code: (t.code, t.name, *t.aliases, *BOOK.aliases("towns", t.code)) for t in board.towns.values()}
     return Names("town", entries, {t.code: t.name for t in board.towns.values()})
 
 
@@ -46,7 +47,7 @@ TRANSPORT_ALIASES: dict[Transport, tuple[str, ...]] = {
 
 @functools.cache
 def _transport_names() -> Names[Transport]:
-    entries = {t: (t.letter, t.name, *TRANSPORT_ALIASES[t]) for t in Transport}
+    entries = {t: (t.letter, t.name, *TRANSPORT_ALIASES[t], *BOOK.aliases("transports", t.letter)) for t in Transport}
     return Names("transport", entries, {t: t.title for t in Transport})
 
 
@@ -75,7 +76,14 @@ _REPEAT = re.compile(rf"^[x*]({_DIGITS})$", re.IGNORECASE)  # "x2" after a card
 _LETTER_COUNT = re.compile(rf"^([PECUTDR])[x*]?({_DIGITS})$", re.IGNORECASE)  # "D2", "Dx2"
 _COUNTED = re.compile(rf"^(?:({_DIGITS})\s*[x*]?\s*(.+?)|(.+?)\s*[x*]\s*({_DIGITS}))$", re.IGNORECASE)
 _NUMBER = re.compile(rf"^{_DIGITS}$")
-_TWO_WORD_NAMES = ("magiccloud", "giantpig", "trollwagon", "elfcycle")
+
+
+@functools.cache
+def _two_word_names() -> frozenset[str]:
+    """The card names of two words, run together: ``magiccloud``, and every language's (``kouzelnýmrak``)."""
+    english = ("magiccloud", "giantpig", "trollwagon", "elfcycle")
+    local = (normalize(name) for t in Transport for name in BOOK.aliases("transports", t.letter) if " " in name)
+    return frozenset((*english, *local))
 
 
 def _shown(token: str, limit: int = 24) -> str:
@@ -169,11 +177,11 @@ def parse_cards_partial(text: str, *, where: str = "hand") -> tuple[dict[Transpo
 
 
 def _glue_two_word_names(tokens: list[str]) -> list[str]:
-    """"magic cloud", "giant pig", "troll wagon" are two words (also as "magic clouds", "magic cloudx2")."""
+    """"magic cloud", "giant pig", "troll wagon", "kouzelný mrak" are two words (also "magic clouds", "x2")."""
     merged: list[str] = []
     for tok in tokens:
         joined = re.sub(r"[x*][0-9]+$", "", normalize(merged[-1] + tok)) if merged and " " not in merged[-1] else ""
-        if joined in _TWO_WORD_NAMES or joined.removesuffix("s") in _TWO_WORD_NAMES:
+        if joined in _two_word_names() or joined.removesuffix("s") in _two_word_names():
             merged[-1] += " " + tok
         else:
             merged.append(tok)

@@ -24,9 +24,12 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 from urllib.parse import quote, unquote
 
+from planner.common.i18n import N_, format_list, say
 from planner.common.names import Names, key_values
 from planner.common.problems import Problem, Problems
 from planner.elfenland.board import Board, load_board
+from planner.elfenland.counts import count as count_of
+from planner.elfenland.local_names import terrain_word, town_word, transport_word
 from planner.elfenland.notation import (
     format_cards,
     format_counter,
@@ -260,23 +263,25 @@ class Position:
         for name, towns in (("at", [self.at]), ("home", [self.home]), ("visited", sorted(self.visited))):
             for town in towns:
                 if town is not None and town not in board.towns:
-                    found.add("unknown-town", name, town, f"unknown town code {town!r}")
+                    found.add("unknown-town", name, town, say("unknown town code {town!r}", town=town))
         for card, count in self.hand.as_dict().items():
             if count > DECK[card]:
-                found.add("too-many-cards", "hand", card.letter,
-                          f"hand holds {count} {card.title} cards but the game has only {DECK[card]}")
+                found.add("too-many-cards", "hand", card.letter, say(
+                    "hand holds {n} {card} cards but the game has only {most}", n=count, card=transport_word(card),
+                    most=DECK[card]))
         seen: set[str] = set()
         for tile in self.tiles:
             found.extend(self._tile_problems(tile, seen))
         for transport in COUNTER_TRANSPORTS:
             used = sum(t.transport is transport for t in self.tiles)
             if used > COUNTERS[transport]:
-                found.add("too-many-counters", "tiles", transport.letter, f"{used} {transport.title} counters on the "
-                          f"board but the game has only {COUNTERS[transport]}")
+                found.add("too-many-counters", "tiles", transport.letter, say(
+                    "{n} {counter} counters on the board but the game has only {most}", n=used,
+                    counter=transport_word(transport), most=COUNTERS[transport]))
         obstacles = sum(t.obstacle for t in self.tiles)
         if obstacles > OBSTACLES:
-            found.add("too-many-obstacles", "tiles", "X",
-                      f"{obstacles} obstacles on the board but the game has only {OBSTACLES}")
+            found.add("too-many-obstacles", "tiles", "X", say("{n} obstacles on the board but the game has only {most}",
+                                                              n=obstacles, most=OBSTACLES))
         found.extend(self._round_problems())
         return found.found
 
@@ -287,88 +292,94 @@ class Position:
         for name, counters in (("supply", self.supply), ("display", self.display), ("seen", self.seen),
                                *((f"opponent[{i}].counters", o.counters) for i, o in enumerate(self.opponents, 1))):
             if counters[Transport.RAFT]:
-                found.add("raft-counter", name, "R", f"{name} holds raft counters, but there are none")
+                found.add("raft-counter", name, "R", say("{field} holds raft counters, but there are none",
+                                                         field=name))
         if len(self.supply) > SUPPLY_LIMIT:
-            found.add("too-many-counters", "supply", str(self.supply), f"supply holds {len(self.supply)} counters; "
-                      f"a player holds at most {SUPPLY_LIMIT}")
+            found.add("too-many-counters", "supply", str(self.supply), say(
+                "supply holds {n} counters; a player holds at most {most}", n=len(self.supply), most=SUPPLY_LIMIT))
         if len(self.display) > DISPLAY_SIZE:
-            found.add("too-many-counters", "display", str(self.display),
-                      f"display holds {len(self.display)} counters; {DISPLAY_SIZE} lie face up")
+            found.add("too-many-counters", "display", str(self.display), say(
+                "display holds {n} counters; {most} lie face up", n=len(self.display), most=DISPLAY_SIZE))
         for transport in COUNTER_TRANSPORTS:
             on_board = sum(t.transport is transport for t in self.tiles)
             known = (on_board + self.supply[transport] + self.display[transport] + self.seen[transport]
                      + sum(o.counters[transport] for o in self.opponents))
             if known > COUNTERS[transport] and on_board <= COUNTERS[transport]:
-                found.add("too-many-counters", "supply", transport.letter, f"{known} {transport.title} counters on "
-                          f"the board, in the supply, the display, seen and with opponents, but the game has only "
-                          f"{COUNTERS[transport]}")
+                found.add("too-many-counters", "supply", transport.letter, say(
+                    "{n} {counter} counters on the board, in the supply, the display, seen and with opponents, but "
+                    "the game has only {most}", n=known, counter=transport_word(transport), most=COUNTERS[transport]))
         if self.players is not None:
             if not MIN_PLAYERS <= self.players <= MAX_PLAYERS:
-                found.add("bad-players", "players", str(self.players),
-                          f"players = {self.players} is not between {MIN_PLAYERS} and {MAX_PLAYERS}")
+                found.add("bad-players", "players", str(self.players), say(
+                    "players = {n} is not between {least} and {most}", n=self.players, least=MIN_PLAYERS,
+                    most=MAX_PLAYERS))
             elif len(self.opponents) > self.players - 1:
-                found.add("too-many-opponents", "opponent", str(len(self.opponents)), f"{len(self.opponents)} "
-                          f"opponents at a table of {self.players} players")
+                found.add("too-many-opponents", "opponent", str(len(self.opponents)), say(
+                    "{n} opponents at a table of {players} players", n=len(self.opponents), players=self.players))
         names = [o.name for o in self.opponents]
         for i, opponent in enumerate(self.opponents, 1):
             where = f"opponent[{i}]"
             if not opponent.name.strip():
-                found.add("empty", f"{where}.name", opponent.name, f"{where} needs a name")
+                found.add("empty", f"{where}.name", opponent.name, say("{field} needs a name", field=where))
             elif names.count(opponent.name) > 1 and names.index(opponent.name) == i - 1:
                 found.add("duplicate-opponent", f"{where}.name", opponent.name,
-                          f"two opponents are called {opponent.name!r}")
+                          say("two opponents are called {name!r}", name=opponent.name))
             for town in sorted(opponent.visited):
                 if town not in board.towns:
-                    found.add("unknown-town", f"{where}.visited", town, f"unknown town code {town!r}")
+                    found.add("unknown-town", f"{where}.visited", town, say("unknown town code {town!r}", town=town))
             if len(opponent.counters) + opponent.secret > SUPPLY_LIMIT:
-                found.add("too-many-counters", f"{where}.counters", str(opponent.counters), f"{opponent.name} holds "
-                          f"{len(opponent.counters)} face-up and {opponent.secret} face-down counters; a player "
-                          f"holds at most {SUPPLY_LIMIT}")
+                found.add("too-many-counters", f"{where}.counters", str(opponent.counters), say(
+                    "{name} holds {up} face-up and {down} face-down counters; a player holds at most {most}",
+                    name=opponent.name, up=len(opponent.counters), down=opponent.secret, most=SUPPLY_LIMIT))
             if not 0 <= opponent.points <= len(board.towns) - 1:
-                found.add("out-of-range", f"{where}.points", str(opponent.points),
-                          f"{where}.points {opponent.points} is not between 0 and {len(board.towns) - 1}")
+                found.add("out-of-range", f"{where}.points", str(opponent.points), say(
+                    "{field} {n} is not between 0 and {most}", field=f"{where}.points", n=opponent.points,
+                    most=len(board.towns) - 1))
             if opponent.secret < 0:
                 found.add("out-of-range", f"{where}.secret", str(opponent.secret),
-                          f"{where}.secret {opponent.secret} is below 0")
+                          say("{field} {n} is below 0", field=f"{where}.secret", n=opponent.secret))
         held = int(self.obstacle) + sum(o.obstacle for o in self.opponents)
         placed = sum(t.obstacle for t in self.tiles)
         if self.players is not None and placed + held > self.players:
-            found.add("too-many-obstacles", "obstacle", str(held), f"{placed} obstacles on the board and {held} "
-                      f"still held, but each of the {self.players} players has one for the game")
+            found.add("too-many-obstacles", "obstacle", str(held), say(
+                "{placed} obstacles on the board and {held} still held, but each of the {players} players has one "
+                "for the game", placed=placed, held=held, players=self.players))
         return found.found
 
     def _tile_problems(self, tile: Tile, seen: set[str]) -> list[Problem]:
         connection = self.board.connections.get(tile.road)
         found = Problems()
         if connection is None:
-            found.add("no-such-road", "tiles", tile.road, f"unknown road {tile.road!r}")
+            found.add("no-such-road", "tiles", tile.road, say("unknown road {road!r}", road=tile.road))
             return found.found
         if tile.road in seen:
-            found.add("two-counters", "tiles", tile.road,
-                      f"two counters on road {tile.road}; a road holds one counter (and perhaps an obstacle)")
+            found.add("two-counters", "tiles", tile.road, say(
+                "two counters on road {road}; a road holds one counter (and perhaps an obstacle)", road=tile.road))
         seen.add(tile.road)
         if not connection.is_road:
-            found.add("water", "tiles", tile.road,
-                      f"counter on {tile.road}, a {connection.kind}: water never carries counters or obstacles")
+            found.add("water", "tiles", tile.road, say(
+                N_("counter on {road}, a lake: water never carries counters or obstacles") if connection.kind == "lake"
+                else N_("counter on {road}, a river: water never carries counters or obstacles"), road=tile.road))
         elif tile.transport is None:
-            found.add("obstacle-alone", "tiles", tile.road,
-                      f"obstacle on {tile.road} without a counter: an obstacle goes only on a road holding one")
+            found.add("obstacle-alone", "tiles", tile.road, say(
+                "obstacle on {road} without a counter: an obstacle goes only on a road holding one", road=tile.road))
         elif not can_carry(tile.transport, connection.terrain):
-            found.add("terrain", "tiles", tile.road,
-                      f"{tile.transport.title} counter on {tile.road}, a {connection.terrain} road it cannot travel")
+            found.add("terrain", "tiles", tile.road, say(
+                "{counter} counter on {road}, a {terrain} road it cannot travel",
+                counter=transport_word(tile.transport), road=tile.road, terrain=terrain_word(connection.terrain)))
         return found.found
 
     def warnings(self) -> list[Problem]:
         """Things a real game cannot produce but a puzzle may: a hand over 8 cards, a home town without a card."""
         found = Problems()
         if len(self.hand) > HAND_SIZE:
-            found.add("big-hand", "hand", str(self.hand), f"hand holds {len(self.hand)} cards; a real game never "
-                      f"has more than {HAND_SIZE} (fine for a puzzle)")
+            found.add("big-hand", "hand", str(self.hand), say("hand holds {cards}; a real game never has more than "
+                      "{most} (fine for a puzzle)", cards=count_of(len(self.hand), "card"), most=HAND_SIZE))
         board = self.board
         if self.home is not None and self.home in board.towns and not board.towns[self.home].home_card:
-            cards = ", ".join(t.name for t in board.towns.values() if t.home_card)
-            found.add("home-without-card", "home", self.home, f"home {board.towns[self.home].name!r} has no "
-                      f"home-town card in the game (the cards are {cards}); fine for a puzzle")
+            cards = format_list([town_word(board, t.code) for t in board.towns.values() if t.home_card])
+            found.add("home-without-card", "home", self.home, say("home {town!r} has no home-town card in the game "
+                      "(the cards are {cards}); fine for a puzzle", town=town_word(board, self.home), cards=cards))
         return found.found
 
     def check(self) -> Position:

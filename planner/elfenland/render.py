@@ -14,11 +14,13 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from planner.common.i18n import N_, format_number, gettext, say
 from planner.common.limits import Status
 from planner.common.problems import Problem
 from planner.elfenland import sentences
-from planner.elfenland.board import Board
+from planner.elfenland.board import Board, Terrain
 from planner.elfenland.explain import step_records, verdict
+from planner.elfenland.local_names import terrain_word, town_word, transport_word
 from planner.elfenland.plan import Plan
 from planner.elfenland.position import Position
 from planner.elfenland.rules import COUNTER_TRANSPORTS, Caravan, Rules, Transport, counter_cost, raft_cost
@@ -54,67 +56,90 @@ def position_summary(position: Position) -> Text:
     text = Text()
     if position.title:
         text.append(position.title + "\n", style="bold")
-    text.append(f"at {board.towns[position.at].name}, hand {position.hand} ({count(len(position.hand), 'card')}), ")
-    text.append(f"{count(len(position.tiles), 'counter')} on the board, round {position.round}/{position.rules.rounds}")
+    text.append(say("at {town}, hand {hand} ({cards}), {counters} on the board, round {round}/{rounds}",
+                    town=town_word(board, position.at), hand=str(position.hand),
+                    cards=count(len(position.hand), "card"),
+                    counters=count(len(position.tiles), "counter"), round=position.round, rounds=position.rules.rounds))
     if position.home:
-        text.append(f", home {board.towns[position.home].name}")
+        text.append(say(", home {town}", town=town_word(board, position.home)))
     return text
 
 
 def position_line(position: Position) -> Text:
     """The position in compact notation, to copy, edit and paste back (print it with ``soft_wrap=True``, so a
     long one stays one line)."""
-    return Text(f"position: {position}", style="dim")
+    return Text(say("position: {position}", position=str(position)), style="dim")
 
 
 def route_table(plan: Plan, *, title: str | None = None) -> Table:
     """The steps of a plan as a table: from → to, by what, cards paid, new town."""
     table = titled_table(title, pad_edge=False)
     table.add_column("#", justify="right", style="dim")
-    table.add_column("from → to")
-    table.add_column("by")
-    table.add_column("cards paid")
-    table.add_column("new", justify="center")
-    table.add_column("left", style="dim")
-    for r in step_records(plan):
+    table.add_column(gettext("from → to"))
+    table.add_column(gettext("by"))
+    table.add_column(gettext("cards paid"))
+    table.add_column(gettext("new"), justify="center")
+    table.add_column(gettext("left"), style="dim")
+    board, tiles = plan.position.board, plan.position.tile_map()
+    for step, r in zip(plan.steps, step_records(plan), strict=True):
+        connection = board.connections[step.connection]
+        where = _crossing_word(r.terrain, connection.terrain)
         if r.pay == "raft":
-            by = f"raft ({r.via}, {r.terrain})"
+            by = say("raft ({via}, {where})", via=gettext(_VIA.get(r.via, r.via)), where=where)
         else:
-            mine = "your " if r.placed else ""
-            by = f"{mine}{r.counter}{' + obstacle' if r.obstacle else ''} ({r.terrain})"
+            tile = tiles.get(step.connection)
+            counter = transport_word(tile.transport if tile else None)
+            by = say(N_("your {counter} + obstacle ({where})") if r.placed and r.obstacle else
+                     N_("your {counter} ({where})") if r.placed else
+                     N_("{counter} + obstacle ({where})") if r.obstacle else N_("{counter} ({where})"),
+                     counter=counter, where=where)
             if r.pay == "caravan":
-                by = f"caravan on {by}"
+                by = say("caravan on {counter}", counter=by)
             if r.placed:
-                by += ", placed"
-        add_text_row(table, str(r.number), f"{r.frm} → {r.to}", Text(by, style=PAY_STYLE[r.pay]),
-                     " ".join(r.cards), "✓" if r.new_town else "", r.cards_left)
+                by = say("{counter}, placed", counter=by)
+        add_text_row(table, str(r.number), f"{town_word(board, step.frm)} → {town_word(board, step.to)}",
+                     Text(by, style=PAY_STYLE[r.pay]), " ".join(transport_word(t) for t in step.cards.cards()),
+                     "✓" if r.new_town else "", r.cards_left)
     return table
+
+
+_CROSSINGS = {"downstream": N_("downstream"), "upstream": N_("upstream")}
+_VIA = {"road": N_("road"), "river": N_("river"), "lake": N_("lake")}
+
+
+def _crossing_word(terrain: str, kind: Terrain) -> str:
+    """A step's terrain, a river's way (``downstream``) or a lake's name (kept: it is a name) as the table says it."""
+    if terrain in _CROSSINGS:
+        return gettext(_CROSSINGS[terrain])
+    return terrain_word(kind) if terrain == str(kind) else terrain
 
 
 def route_line(plan: Plan) -> Text:
     """A route on one line with town names and the cards of each step: ``Rivinia → Throtmanni (E) → ...``."""
     records = step_records(plan)
     if not records:
-        return Text("stay", style="italic")
-    text = Text(records[0].frm)
-    for r in records:
-        text.append(f" → {r.to}")
-        text.append(f" ({r.letters}{', caravan' if r.pay == 'caravan' else ''})", style=PAY_STYLE[r.pay])
+        return Text(gettext("stay"), style="italic")
+    board = plan.position.board
+    text = Text(town_word(board, plan.steps[0].frm))
+    for step, r in zip(plan.steps, records, strict=True):
+        text.append(f" → {town_word(board, step.to)}")
+        caravan = say(", caravan") if r.pay == "caravan" else ""
+        text.append(f" ({r.letters}{caravan})", style=PAY_STYLE[r.pay])
     return text
 
 
-STATUS_TEXT = {Status.OPTIMAL: "optimal", Status.FEASIBLE: "NOT proven optimal: the limit ran out",
-               Status.STOPPED: "stopped: best so far, NOT proven optimal"}
+STATUS_TEXT = {Status.OPTIMAL: N_("optimal"), Status.FEASIBLE: N_("NOT proven optimal: the limit ran out"),
+               Status.STOPPED: N_("stopped: best so far, NOT proven optimal")}
 
 
 def verdict_line(solution: Solution) -> Text:
     """The one-line answer, with proof status (and, when unproven, the best score still possible)."""
     text = Text(verdict(solution.plan), style="bold")
-    status = STATUS_TEXT[solution.status]
+    status = gettext(STATUS_TEXT[solution.status])
     if not solution.proven and solution.bound > solution.plan.score:
-        status += f"; no route scores over {solution.bound}"
-    text.append(f"  [{status}, {solution.solver}, {solution.elapsed * 1000:.0f} ms]",
-                style="dim" if solution.proven else "yellow")
+        status += say("; no route scores over {bound}", bound=solution.bound)
+    text.append(say("  [{status}, {solver}, {ms} ms]", status=status, solver=str(solution.solver),
+                    ms=format_number(solution.elapsed * 1000, ".0f")), style="dim" if solution.proven else "yellow")
     return text
 
 
@@ -128,69 +153,72 @@ def solution_view(position: Position, solution: Solution, *, source: str | None 
     if best.steps:
         parts.append(route_table(best))
     else:
-        parts.append(Text("Stay: no step gains anything.", style="italic"))
+        parts.append(Text(gettext("Stay: no step gains anything."), style="italic"))
     parts.append(verdict_line(solution))
     for rank, plan in enumerate(solution.plans[1:], 2):
-        parts.append(Text(f"\nalternative {rank}: {verdict(plan)}", style="cyan"))
+        parts.append(Text("\n" + say("alternative {rank}: {verdict}", rank=rank, verdict=verdict(plan)), style="cyan"))
         parts.append(Text.assemble("  ", route_line(plan)))
     return Group(*parts)
 
 
-def problems_view(problems: list[Problem], *, title: str = "position problems") -> Panel:
+def problems_view(problems: list[Problem], *, title: str = N_("position problems")) -> Panel:
     """A panel listing every problem found (user text shown as typed: never read as markup)."""
     body = Text("\n").join(Text(f"• {p}") for p in problems)
-    return Panel(body, title=Text(title), border_style="red", expand=False)
+    return Panel(body, title=Text(gettext(title)), border_style="red", expand=False)
 
 
 def notes_view(warnings: list[Problem]) -> Text:
     """The position's warnings, one ``note:`` line each."""
-    return Text("\n").join(Text(f"note: {w}", style="yellow") for w in warnings)
+    return Text("\n").join(Text(say("note: {note}", note=str(w)), style="yellow") for w in warnings)
 
 
 def towns_table(board: Board) -> Table:
     """Every town with its code, home card and links."""
-    table = titled_table("Towns")
-    table.add_column("code")
-    table.add_column("town")
-    table.add_column("home card", justify="center")
-    table.add_column("links")
+    table = titled_table(gettext("Towns"))
+    table.add_column(gettext("code"))
+    table.add_column(gettext("town"))
+    table.add_column(gettext("home card"), justify="center")
+    table.add_column(gettext("links"))
     for town in board.towns.values():
         links = ", ".join(f"{c.other(town.code)}:{c.terrain.letter}" for c in board.links(town.code))
-        name = town.name + (" (capital, no marker)" if town.capital else "")
+        name = town_word(board, town.code)
+        name = say("{town} (capital, no marker)", town=name) if town.capital else name
         add_text_row(table, town.code, name, "✓" if town.home_card else "", links)
     return table
 
 
 def connections_table(board: Board) -> Table:
     """Every connection with terrain, river flow and lake."""
-    table = titled_table("Connections")
+    table = titled_table(gettext("Connections"))
     table.add_column("id")
-    table.add_column("between")
-    table.add_column("kind")
-    table.add_column("detail")
+    table.add_column(gettext("between"))
+    table.add_column(gettext("kind"))
+    table.add_column(gettext("detail"))
     for c in board.connections.values():
         detail = ""
         if c.downstream_to:
             upstream = c.other(c.downstream_to)
-            detail = f"flows {board.towns[upstream].name} → {board.towns[c.downstream_to].name}"
+            detail = say("flows {source} → {mouth}", source=town_word(board, upstream),
+                         mouth=town_word(board, c.downstream_to))
         elif c.lake:
             detail = c.lake
-        add_text_row(table, c.id, f"{board.towns[c.a].name} – {board.towns[c.b].name}", str(c.terrain), detail)
+        add_text_row(table, c.id, f"{town_word(board, c.a)} – {town_word(board, c.b)}", terrain_word(c.terrain),
+                     detail)
     return table
 
 
 def town_links_table(board: Board, code: str, rules: Rules) -> Table:
     """One town's links and what each transport costs on them (caravan and obstacle included)."""
     town = board.towns[code]
-    table = titled_table(f"{town.name} ({town.code})")
-    table.add_column("to")
-    table.add_column("link")
+    table = titled_table(f"{town_word(board, code)} ({town.code})")
+    table.add_column(gettext("to"))
+    table.add_column(gettext("link"))
     for transport in COUNTER_TRANSPORTS:
         table.add_column(transport.letter, justify="center")
-    table.add_column("any", justify="center")
+    table.add_column(gettext("any"), justify="center")
     table.add_column("R", justify="center")
     for c in board.links(code):
-        other = board.towns[c.other(code)].name
+        other = town_word(board, c.other(code))
         if c.is_road:
             cells = []
             for transport in COUNTER_TRANSPORTS:
@@ -198,14 +226,14 @@ def town_links_table(board: Board, code: str, rules: Rules) -> Table:
                 cells.append("—" if cost is None else str(cost))
             cheapest = rules.caravan_cost(1, obstacle=False)  # scaled caravans cost more on dearer counters
             caravan = str(cheapest) if rules.caravan is Caravan.FLAT else f"{cheapest}+"
-            add_text_row(table, other, f"{c.terrain} road", *cells, caravan, "—")
+            add_text_row(table, other, say("{terrain} road", terrain=terrain_word(c.terrain)), *cells, caravan, "—")
         else:
-            way = c.lake if c.lake else c.way(code)
-            add_text_row(table, other, f"{c.kind} ({way})", *["—"] * len(COUNTER_TRANSPORTS), "—",
-                         str(raft_cost(c, code)))
-    letters = ", ".join(f"{t.letter} {t.title}" for t in (*COUNTER_TRANSPORTS, Transport.RAFT))
-    table.caption = Text(f"cards per crossing ({letters}; any = caravan of any cards); "
-                         "an obstacle adds 1 matching card, or 1 more caravan card")
+            way = c.lake if c.lake else gettext(_CROSSINGS.get(str(c.way(code)), str(c.way(code))))
+            add_text_row(table, other, f"{gettext(_VIA.get(c.kind, c.kind))} ({way})",
+                         *["—"] * len(COUNTER_TRANSPORTS), "—", str(raft_cost(c, code)))
+    letters = ", ".join(f"{t.letter} {transport_word(t)}" for t in (*COUNTER_TRANSPORTS, Transport.RAFT))
+    table.caption = Text(say("cards per crossing ({letters}; any = caravan of any cards); an obstacle adds 1 "
+                             "matching card, or 1 more caravan card", letters=letters))
     table.caption_justify = "left"
     return table
 
@@ -216,8 +244,9 @@ def place_view(advice: PlaceAdvice, risks: list[RoadRisk], keep: KeepAdvice | No
     position, joint = advice.position, advice.joint
     plan = joint.plan
     parts: list[RenderableType] = [position_summary(position)]
-    parts.append(Text(f"supply {position.supply}; {len(plan.placements)} of them placed by the plan", style="dim"))
-    parts.append(route_table(plan) if plan.steps else Text("Stay: no step gains anything.", style="italic"))
+    parts.append(Text(say("supply {supply}; {placed} of them placed by the plan", supply=str(position.supply),
+                          placed=len(plan.placements)), style="dim"))
+    parts.append(route_table(plan) if plan.steps else Text(gettext("Stay: no step gains anything."), style="italic"))
     parts.append(verdict_line(joint))
     reason = sentences.pass_reason(advice)
     because = f" ({reason})" if reason else ""
@@ -225,17 +254,18 @@ def place_view(advice: PlaceAdvice, risks: list[RoadRisk], keep: KeepAdvice | No
     if advice.passing_is_free and advice.now.placement is not None:
         parts.append(Text(sentences.passing_free(), style="cyan"))
     if risks:
-        table = titled_table("if an opponent gets there first: what it does to your plan")
-        table.add_column("road")
-        table.add_column("your plan")
-        table.add_column("their worst counter there")
-        table.add_column("an obstacle there")
+        table = titled_table(gettext("if an opponent gets there first: what it does to your plan"))
+        table.add_column(gettext("road"))
+        table.add_column(gettext("your plan"))
+        table.add_column(gettext("their worst counter there"))
+        table.add_column(gettext("an obstacle there"))
         best = plan.value
         for risk in risks:
             filled = "—" if risk.filled is None else (
                 f"{sentences.plan_change(best, risk.filled.value)} ({_title(risk.filled.counter)})")
             blocked = "—" if risk.blocked is None else sentences.plan_change(best, risk.blocked.value)
-            add_text_row(table, road_name(position, risk.road), f"place {risk.mine.title}" if risk.mine else "travel",
+            add_text_row(table, road_name(position, risk.road),
+                         say("place {counter}", counter=transport_word(risk.mine)) if risk.mine else gettext("travel"),
                          filled, blocked)
         parts.append(table)
     if keep is not None:
@@ -244,25 +274,25 @@ def place_view(advice: PlaceAdvice, risks: list[RoadRisk], keep: KeepAdvice | No
 
 
 def _title(transport: Transport | None) -> str:
-    return transport.title if transport is not None else "obstacle"
+    return transport_word(transport)
 
 
 def keep_line(position: Position, keep: KeepAdvice) -> Text:
     """The end-of-round advice in one line."""
-    return Text(f"for the next round: {sentences.keep_verdict(position, keep)}", style="cyan")
+    return Text(say("for the next round: {advice}", advice=sentences.keep_verdict(position, keep)), style="cyan")
 
 
 def draw_view(advice: DrawAdvice) -> RenderableType:
     """Everything ``elfenland draw`` prints."""
     position = advice.position
-    table = titled_table("counters to draw")
-    table.add_column("draw")
-    table.add_column("plan score", justify="right")
-    table.add_column("cards", justify="right")
+    table = titled_table(gettext("counters to draw"))
+    table.add_column(gettext("draw"))
+    table.add_column(gettext("plan score"), justify="right")
+    table.add_column(gettext("cards"), justify="right")
     for option in advice.options:
-        name = option.counter.title if option.counter else "blind (" + ", ".join(
-            f"{t.letter} {p:.0%}" for t, p in (option.chances or {}).items()) + ")"
-        add_text_row(table, name, f"{option.score:.2f}", f"{option.cards:.2f}")
+        name = transport_word(option.counter) if option.counter else say("blind ({chances})", chances=", ".join(
+            f"{t.letter} {p:.0%}" for t, p in (option.chances or {}).items()))
+        add_text_row(table, name, format_number(option.score, ".2f"), format_number(option.cards, ".2f"))
     return Group(position_summary(position), table, Text(sentences.draw_verdict(advice), style="bold"))
 
 
@@ -273,11 +303,11 @@ def obstacle_view(advice: ObstacleAdvice) -> RenderableType:
     parts: list[RenderableType] = [position_summary(position)]
     for outlook in advice.outlooks:
         table = titled_table(sentences.opponent_heading(outlook))
-        table.add_column("obstacle on")
-        table.add_column("their towns", justify="right")
-        table.add_column("their cards", justify="right")
-        table.add_column("on route", justify="right")
-        table.add_column("your plan", justify="right")
+        table.add_column(gettext("obstacle on"))
+        table.add_column(gettext("their towns"), justify="right")
+        table.add_column(gettext("their cards"), justify="right")
+        table.add_column(gettext("on route"), justify="right")
+        table.add_column(gettext("your plan"), justify="right")
         for effect in outlook.effects[:8]:
             add_text_row(table, road_name(position, effect.road),
                          sentences.spread(-effect.towns, effect.towns_error, "town"),

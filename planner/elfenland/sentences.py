@@ -1,8 +1,10 @@
 """The advice's sentences, in one place: plain ``str`` from the pure-data advice, for the terminal, the JSON and the
 table page alike (no markup: the renderers add the styling).
 
-Each sentence is one template with named placeholders, filled by :func:`say`, so that a translation can later
-look the template up whole (``gettext(template).format(...)``) without any sentence being cut into pieces.
+Each sentence is one template with named placeholders, filled by :func:`say`, which looks the template up whole
+in the language's catalogue (:mod:`planner.common.i18n`) without any sentence being cut into pieces; counts go
+through the plural messages of :func:`~planner.elfenland.explain.count`, names through
+:mod:`planner.elfenland.local_names`. A template chosen at run time is marked with ``N_`` for the extraction.
 
 Sign convention, the same in every table and on the page: what a change does to a plan, signed. A loss of towns
 is negative (``−1 town``), extra cards are positive (``+2 cards``, ``−1 card`` for cards saved); a change that
@@ -14,7 +16,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from planner.elfenland.explain import count, verdict
+from planner.common import i18n
+from planner.common.i18n import N_, format_list, format_number
+from planner.elfenland.explain import count, count_as, count_part, verdict
+from planner.elfenland.local_names import cards_words, town_word, transport_word
 from planner.elfenland.plan import Plan
 from planner.elfenland.position import Position
 from planner.elfenland.rules import Transport
@@ -34,21 +39,17 @@ MINUS = "\N{MINUS SIGN}"
 
 
 def say(template: str, /, **values: object) -> str:
-    """One sentence: ``template`` with its named placeholders filled (the one place a translation hooks in)."""
-    return template.format(**values)
+    """One sentence: ``template`` in the language spoken now, its named placeholders filled."""
+    return i18n.say(template, **values)
 
 
 # -- numbers ----------------------------------------------------------------------------------------------------
-def _number(value: float) -> str:
-    return f"{value:.0f}" if value == round(value) else f"{value:.2f}"
-
-
 def amount(value: float, noun: str) -> str:
     """``1 town``, ``3 towns``, ``0.85 towns``: :func:`~planner.elfenland.explain.count` for whole numbers, two
     decimals otherwise."""
     if value == round(value):
         return count(round(value), noun)
-    return f"{value:.2f} {noun}s"
+    return count_part(value, noun)
 
 
 def signed(value: float, noun: str) -> str:
@@ -63,17 +64,21 @@ def change(towns: float, cards: float) -> str:
     afterwards less before."""
     if towns:
         return signed(towns, "town")
-    return signed(cards, "card") if cards else "nothing"
+    return signed(cards, "card") if cards else say("nothing")
 
 
 def spread(value: float, error: float, noun: str) -> str:
     """An expected change with its standard error: ``−0.85 ± 0.10 towns``."""
     sign = "+" if value > 0 else MINUS if value < 0 else ""
-    return f"{sign}{abs(value):.2f} ± {error:.2f} {noun}s"
+    return sign + count_as(f"{format_number(abs(value), '.2f')} ± {format_number(error, '.2f')}", noun)
 
 
 def _whole(value: float) -> bool:
     return abs(value - round(value)) < 0.005
+
+
+_LESS_THAN_HALF = {"town": N_("less than half a town ({value:.2f} on average)"),
+                   "card": N_("less than half a card ({value:.2f} on average)")}
 
 
 def about(value: float, noun: str) -> str:
@@ -81,8 +86,8 @@ def about(value: float, noun: str) -> str:
     than half a town (0.17 on average)``; the table says it so, as a player counts."""
     if _whole(value):
         return count(round(value), noun)
-    if round(value) == 0:
-        return say("less than half a {noun} ({value:.2f} on average)", noun=noun, value=value)
+    if round(value) == 0 and noun in _LESS_THAN_HALF:
+        return say(_LESS_THAN_HALF[noun], value=value)
     return say("about {whole} ({value:.1f} on average)", whole=count(round(value), noun), value=value)
 
 
@@ -93,25 +98,24 @@ def about_change(value: float, noun: str) -> str:
     if _whole(value):
         return signed(round(value), noun) if round(value) else say("nothing")
     if round(value) == 0:
-        return say("almost nothing ({sign}{value:.2f} {noun}s on average)", sign=sign, value=abs(value), noun=noun)
+        return say("almost nothing ({amount} on average)", amount=sign + count_part(abs(value), noun))
     return say("about {sign}{whole} ({sign}{value:.1f} on average)", sign=sign, whole=count(round(abs(value)), noun),
                value=abs(value))
 
 
 def tied(names: list[str]) -> str:
     """``pig, dragon and blind are equally good`` (two or more names)."""
-    listed = names[0] if len(names) == 1 else say("{first} and {last}", first=", ".join(names[:-1]), last=names[-1])
-    return say("{names} are equally good", names=listed)
+    return say("{names} are equally good", names=format_list(names))
 
 
 def road_name(position: Position, road: str) -> str:
     """``Lapphalya–Virst`` for ``LAP-VIR:p``."""
     c = position.board.connections[road]
-    return f"{position.board.towns[c.a].name}–{position.board.towns[c.b].name}"
+    return f"{town_word(position.board, c.a)}–{town_word(position.board, c.b)}"
 
 
 def _title(transport: Transport | None) -> str:
-    return transport.title if transport is not None else "obstacle"
+    return transport_word(transport)
 
 
 # -- the route --------------------------------------------------------------------------------------------------
@@ -143,7 +147,7 @@ def worst_reply(advice: PlaceAdvice) -> str:
     """``after the worst reply your plan still takes 2 towns for 3 cards``."""
     score, cards = advice.now.worst
     return say("after the worst reply your plan still takes {towns} for {cards}", towns=count(score, "town"),
-               cards=count(-cards, "card"))
+               cards=count(-cards, "card paid"))
 
 
 def passing_free() -> str:
@@ -165,11 +169,11 @@ def plan_change(before: tuple[int, int], after: tuple[int, int]) -> str:
 def draw_verdict(advice: DrawAdvice) -> str:
     """``draw the face-up unicorn: 2 towns for 3 cards (now 1 town for 3 cards)``, or ``draw blind: ...``."""
     best, now = advice.best, advice.now
-    template = ("draw the face-up {counter}: {towns} for {cards} (now {now_towns} for {now_cards})" if best.counter
-                else "draw blind: {towns} for {cards} (now {now_towns} for {now_cards})")
+    template = (N_("draw the face-up {counter}: {towns} for {cards} (now {now_towns} for {now_cards})")
+                if best.counter else N_("draw blind: {towns} for {cards} (now {now_towns} for {now_cards})"))
     return say(template, counter=_title(best.counter), towns=amount(best.score, "town"),
-               cards=amount(best.cards, "card"), now_towns=count(now.score, "town"),
-               now_cards=count(now.cards_spent, "card"))
+               cards=amount(best.cards, "card paid"), now_towns=count(now.score, "town"),
+               now_cards=count(now.cards_spent, "card paid"))
 
 
 def draw_full(position: Position) -> str:
@@ -216,8 +220,9 @@ def keep_verdict(position: Position, keep: KeepAdvice, *, whole: bool = False) -
     samples)``; with ``whole``, as the table says it: ``(next round's best plan: about 3 towns (3.2 on average)
     over 30 samples)``."""
     best = keep.best
-    values = {"town": position.board.towns[best.end].name, "cards": " ".join(best.cards.names()) or "no cards",
-              "counter": say("your {counter} counter", counter=best.counter.title) if best.counter else "no counter",
+    values = {"town": town_word(position.board, best.end), "cards": cards_words(best.cards) or say("no cards"),
+              "counter": say("your {counter} counter", counter=transport_word(best.counter)) if best.counter
+              else say("no counter"),
               "samples": count(keep.samples, "sample")}
     if whole:
         return say("end in {town}, keep {cards} and {counter} (next round's best plan: {towns} over {samples})",

@@ -23,8 +23,8 @@ import functools
 import xml.etree.ElementTree as ET
 from collections.abc import Sequence
 
+from planner.common.i18n import language
 from planner.common.svg import (
-    FONT,
     HALO,
     INK,
     Box,
@@ -35,6 +35,7 @@ from planner.common.svg import (
     chevron,
     closed_smooth_path,
     fmt,
+    font_for,
     label,
     points_attr,
     text_colour,
@@ -137,7 +138,8 @@ def render_svg(position: Position, plans: Sequence[Plan] = (), *, title: str | N
         crop = BOARD_CROP
         root = ET.Element("svg", {"xmlns": "http://www.w3.org/2000/svg", "version": "1.1", "width": fmt(crop.w),
                                   "height": fmt(crop.h), "viewBox": f"{fmt(crop.x)} {fmt(crop.y)} {fmt(crop.w)} "
-                                  f"{fmt(crop.h)}", "font-family": FONT})
+                                  f"{fmt(crop.h)}", "font-family": font_for(language()),
+                                  "xml:lang": language()})
         add(root, "title", title or position.title or "Elfenland board")
         board_g = add(root, "g", id="board")
         add(board_g, "rect", x=crop.x, y=crop.y, width=crop.w, height=crop.h, fill="#efe4c4")
@@ -147,7 +149,8 @@ def render_svg(position: Position, plans: Sequence[Plan] = (), *, title: str | N
         top = HEADER + 14 * len(notation) + 8
         height = top + MAP_H + PAD + 10
         root = ET.Element("svg", {"xmlns": "http://www.w3.org/2000/svg", "version": "1.1", "width": str(WIDTH),
-                                  "height": str(height), "viewBox": f"0 0 {WIDTH} {height}", "font-family": FONT})
+                                  "height": str(height), "viewBox": f"0 0 {WIDTH} {height}",
+                                  "font-family": font_for(language()), "xml:lang": language()})
         add(root, "title", title or position.title or "Elfenland route")
         add(root, "rect", x=0, y=0, width=WIDTH, height=height, fill=PAPER)
         label(root, PAD, 28.0, title or position.title or "Elfenland", size=20, bold=True, halo=None)

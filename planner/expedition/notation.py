@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from planner.common.names import Names, normalize
 from planner.errors import NotationError
 from planner.expedition.board import BEARINGS, START, Board, SpotKind, load_board
+from planner.expedition.local_names import spot_aliases
 from planner.expedition.rules import Colour, parse_colour
 
 __all__ = ["Action", "ActionKind", "parse_action", "parse_location", "parse_spot", "relative_spot", "short_spot",
@@ -48,7 +49,7 @@ CLEARER_BY = 22.5
 @functools.cache
 def _spot_names() -> Names[str]:
     board = load_board()
-    entries = {s.key: (s.key, s.name, *s.aliases) for s in board.order}
+    entries = {s.key: (s.key, s.name, *s.aliases, *spot_aliases(s.key)) for s in board.order}
     return Names("spot", entries, {s.key: s.key for s in board.order})
 
 
@@ -56,7 +57,8 @@ def _spot_names() -> Names[str]:
 def _location_names() -> Names[str]:
     board = load_board()
     greens = [board.spots[g] for g in board.greens]
-    return Names("location", {s.key: (s.key, s.name, *s.aliases) for s in greens}, {s.key: s.key for s in greens})
+    entries = {s.key: (s.key, s.name, *s.aliases, *spot_aliases(s.key)) for s in greens}
+    return Names("location", entries, {s.key: s.key for s in greens})
 
 
 def _angle_gap(a: float, b: float) -> float:

@@ -7,8 +7,10 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from planner.common.i18n import N_, format_list, gettext, ngettext, say
 from planner.common.limits import Status
 from planner.expedition.advice import CardChange, TokenChoice
+from planner.expedition.local_names import location_word
 from planner.expedition.position import Position
 from planner.expedition.reach import HORIZON, Distance, Reach
 from planner.expedition.rules import COLOURS
@@ -17,11 +19,17 @@ from planner.expedition.search import Move, MoveSearch
 __all__ = ["move_view", "reach_view", "setup_view", "status_line"]
 
 STYLE = {"yellow": "yellow", "blue": "blue", "red": "red"}
+COLOUR_WORDS = {"yellow": N_("yellow"), "blue": N_("blue"), "red": N_("red")}
+"""The expeditions' colours as the text says them (JSON and notation keep the English values)."""
+
+
+def _colour(colour: object) -> str:
+    return gettext(COLOUR_WORDS.get(str(colour), str(colour)))
 
 
 def _cell(distance: Distance | None) -> Text:
     if distance is None:
-        return Text("scored", style="green")
+        return Text(gettext("scored"), style="green")
     if distance.arrows is None:
         return Text("—", style="dim")
     turns = "?" if distance.turns is None else str(distance.turns)
@@ -31,93 +39,104 @@ def _cell(distance: Distance | None) -> Text:
 def _role(position: Position, location: str) -> str:
     roles = []
     if location in position.hand:
-        roles.append("my card + token" if location in position.mine.tokens else "my card")
+        roles.append(gettext("my card + token") if location in position.mine.tokens else gettext("my card"))
     if location in position.common:
-        roles.append("common")
-    roles += [f"{s.name}'s token" for s in position.opponents if location in s.tokens]
-    return ", ".join(roles)
+        roles.append(gettext("common"))
+    roles += [say("{player}'s token", player=s.name) for s in position.opponents if location in s.tokens]
+    return gettext(", ").join(roles)
 
 
 def _reach_verdict(position: Position, table: Reach) -> Text:
     mine = [c for c in position.hand if c in table.locations and table.first(c) is not None]
     if not mine:
-        return Text("No expedition can reach any of your cards.", style="bold")
+        return Text(gettext("No expedition can reach any of your cards."), style="bold")
     card = min(mine, key=lambda c: (table.nearest(c).key, c))
     near, colour = table.nearest(card), table.first(card)
-    turns = f"in {near.turns} turn{'s' * (near.turns != 1)}" if near.turns is not None else \
-        f"in more than {HORIZON} turns"
-    return Text(f"Nearest of your cards: {card} — {colour}, {near.arrows} arrow{'s' * (near.arrows != 1)} {turns}.",
-                style="bold")
+    turns = ngettext("in {n} turn", "in {n} turns", near.turns).format(n=near.turns) if near.turns is not None \
+        else ngettext("in more than {n} turn", "in more than {n} turns", HORIZON).format(n=HORIZON)
+    arrows = ngettext("{n} arrow", "{n} arrows", near.arrows or 0).format(n=near.arrows)
+    return Text(say("Nearest of your cards: {card} — {colour}, {arrows} {turns}.", card=location_word(card),
+                    colour=_colour(colour), arrows=arrows, turns=turns), style="bold")
 
 
 def reach_view(position: Position, table: Reach, hopeless: tuple[str, ...]) -> RenderableType:
     """The reach table: per location the arrows / turns of each expedition and which gets there first."""
-    grid = Table(title=f"Reach (arrows / turns; ? = more than {HORIZON} turns, — = unreachable)", title_justify="left")
-    grid.add_column("location")
-    grid.add_column("why")
+    grid = Table(title=say("Reach (arrows / turns; ? = more than {horizon} turns, — = unreachable)", horizon=HORIZON),
+                 title_justify="left")
+    grid.add_column(gettext("location"))
+    grid.add_column(gettext("why"))
     for colour in COLOURS:
-        grid.add_column(Text(str(colour), style=STYLE[colour.value]), justify="right")
-    grid.add_column("first")
+        grid.add_column(Text(_colour(colour), style=STYLE[colour.value]), justify="right")
+    grid.add_column(gettext("first"))
     order = sorted(table.locations, key=lambda loc: (loc not in position.hand, table.nearest(loc).key, loc))
     for loc in order:
         first = table.first(loc)
-        grid.add_row(Text(loc), Text(_role(position, loc)),
+        grid.add_row(Text(location_word(loc)), Text(_role(position, loc)),
                      *(_cell(table.of(c, loc)) for c in COLOURS),
-                     Text(str(first), style=STYLE[first.value]) if first else Text("none", style="dim"))
+                     Text(_colour(first), style=STYLE[first.value]) if first else Text(gettext("none"), style="dim"))
     parts: list[RenderableType] = [_reach_verdict(position, table), grid]
     if hopeless:
-        parts.append(Text(f"Hopeless: {', '.join(hopeless)} — no expedition can get there any more; exchange "
-                          f"{'it' if len(hopeless) == 1 else 'them'} with a ticket.", style="yellow"))
+        parts.append(Text(ngettext("Hopeless: {cards} — no expedition can get there any more; exchange it with a "
+                                   "ticket.", "Hopeless: {cards} — no expedition can get there any more; exchange "
+                                   "them with a ticket.", len(hopeless)).format(cards=_listed(hopeless)),
+                          style="yellow"))
     return Group(*parts)
 
 
+def _listed(locations: tuple[str, ...]) -> str:
+    return format_list([location_word(loc) for loc in locations])
+
+
 def _move_line(move: Move) -> str:
-    extra = [f"{move.tickets} ticket{'s' * (move.tickets != 1)}"] if move.tickets else []
+    extra = [ngettext("{n} ticket", "{n} tickets", move.tickets).format(n=move.tickets)] if move.tickets else []
     if move.opponents:
-        extra.append(f"{move.opponents} to opponents")
-    tail = f" ({', '.join(extra)})" if extra else ""
-    return f"{move.points:+d} point{'s' * (abs(move.points) != 1)}{tail}"
+        extra.append(say("{points} to opponents", points=f"{move.opponents:+d}"))
+    tail = f" ({gettext(', ').join(extra)})" if extra else ""
+    return ngettext("{n} point", "{n} points", abs(move.points)).format(n=f"{move.points:+d}") + tail
 
 
 def status_line(search: MoveSearch) -> str:
     """"proven best", or how long the search ran and that its answer is not proven."""
     if search.proven:
-        return "proven best"
-    why = " (stopped)" if search.status is Status.STOPPED else ""
-    return f"best found in {search.seconds * 1000:.0f} ms, not proven{why}"
+        return gettext("proven best")
+    if search.status is Status.STOPPED:
+        return say("best found in {ms} ms, not proven (stopped)", ms=f"{search.seconds * 1000:.0f}")
+    return say("best found in {ms} ms, not proven", ms=f"{search.seconds * 1000:.0f}")
 
 
 def move_view(search: MoveSearch, changes: tuple[CardChange, ...], hopeless: tuple[str, ...]) -> RenderableType:
     """The best move (its actions), the alternatives, the change in my reach, the turn space's size."""
     best = search.best
-    verdict = Text(f"Best move with up to {search.tickets} ticket{'s' * (search.tickets != 1)}: {_move_line(best)}"
-                   f" — {best}", style="bold")
-    steps = Table(title="Actions", title_justify="left")
+    verdict = Text(ngettext("Best move with up to {n} ticket: {points} — {move}",
+                            "Best move with up to {n} tickets: {points} — {move}", search.tickets).format(
+                       n=search.tickets, points=_move_line(best), move=best), style="bold")
+    steps = Table(title=gettext("Actions"), title_justify="left")
     steps.add_column("#", justify="right")
-    steps.add_column("action")
+    steps.add_column(gettext("action"))
     for i, action in enumerate(best.actions, 1):
         steps.add_row(str(i), Text(str(action)))
     parts: list[RenderableType] = [verdict, Text(status_line(search), style="green" if search.proven else "yellow"),
                                    steps]
     if search.alternatives:
-        others = Table(title="Alternatives (best move of another first action)", title_justify="left")
-        others.add_column("points", justify="right")
-        others.add_column("move")
+        others = Table(title=gettext("Alternatives (best move of another first action)"), title_justify="left")
+        others.add_column(gettext("points"), justify="right")
+        others.add_column(gettext("move"))
         for move in search.alternatives:
             others.add_row(Text(_move_line(move)), Text(str(move)))
         parts.append(others)
     if changes:
-        delta = Table(title="My cards: nearest arrows / turns before → after", title_justify="left")
-        delta.add_column("card")
-        delta.add_column("before", justify="right")
-        delta.add_column("after", justify="right")
+        delta = Table(title=gettext("My cards: nearest arrows / turns before → after"), title_justify="left")
+        delta.add_column(gettext("card"))
+        delta.add_column(gettext("before"), justify="right")
+        delta.add_column(gettext("after"), justify="right")
         for change in changes:
-            delta.add_row(Text(change.card), _cell(change.before), _cell(change.after))
+            delta.add_row(Text(location_word(change.card)), _cell(change.before), _cell(change.after))
         parts.append(delta)
-    parts.append(Text(f"Worlds searched: {search.searched}.", style="dim"))
+    parts.append(Text(say("Worlds searched: {n}.", n=search.searched), style="dim"))
     if hopeless:
-        parts.append(Text(f"Hint: {', '.join(hopeless)} cannot be reached any more — a spare ticket could exchange "
-                          f"{'it' if len(hopeless) == 1 else 'them'}.", style="yellow"))
+        parts.append(Text(ngettext("Hint: {cards} cannot be reached any more — a spare ticket could exchange it.",
+                                   "Hint: {cards} cannot be reached any more — a spare ticket could exchange them.",
+                                   len(hopeless)).format(cards=_listed(hopeless)), style="yellow"))
     return Group(*parts)
 
 

@@ -10,7 +10,8 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 from collections.abc import Iterable
 
-from planner.common.svg import FONT, HALO, INK, Point, add, chevron, label, unit
+from planner.common.i18n import language
+from planner.common.svg import HALO, INK, Point, add, chevron, font_for, label, unit
 from planner.expedition.board import PIXELS, SpotKind, load_board
 from planner.expedition.notation import Action, ActionKind
 from planner.expedition.position import Position
@@ -47,8 +48,9 @@ def render_svg(position: Position, *, move: Iterable[Action] = (), title: str | 
     """The map with ``position``'s paths and targets, and the arrows of ``move`` dashed on top."""
     board = load_board()
     width, height = PIXELS[0] * SCALE, PIXELS[1] * SCALE + 30
-    svg = ET.Element("svg", xmlns="http://www.w3.org/2000/svg", width=f"{width:.0f}", height=f"{height:.0f}",
-                     viewBox=f"0 0 {width:.0f} {height:.0f}", font_family=FONT)
+    svg = ET.Element("svg", {"font-family": font_for(language()), "xml:lang": language()},
+                     xmlns="http://www.w3.org/2000/svg", width=f"{width:.0f}", height=f"{height:.0f}",
+                     viewBox=f"0 0 {width:.0f} {height:.0f}")
     add(svg, "rect", x=0.0, y=0.0, width=width, height=height, fill="#f4efe4")
     links = add(svg, "g", class_="links", stroke="#b9ad97", stroke_width=1.2)
     for link in board.links:

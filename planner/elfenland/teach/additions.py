@@ -6,10 +6,12 @@ from __future__ import annotations
 from collections.abc import Collection
 from dataclasses import dataclass
 
+from planner.common.i18n import say
 from planner.elfenland.board import load_board
+from planner.elfenland.local_names import transport_word
 from planner.elfenland.position import Hand, Position, Tile
 from planner.elfenland.rules import COUNTER_TRANSPORTS, COUNTERS, DECK, TRANSPORTS, Transport, counter_cost
-from planner.elfenland.teach.words import a
+from planner.elfenland.teach.words import a_counter
 from planner.elfenland.teach.words import town as road_name
 
 __all__ = ["Addition", "card_additions", "counter_additions"]
@@ -42,12 +44,14 @@ class Addition:
 
     def __str__(self) -> str:
         if self.card is not None:
-            return f"one more {self.card.title} card"
+            return say("one more {card} card", card=transport_word(self.card))
         assert self.counter is not None and self.road is not None
-        others = "".join(f" or {t.title}" for t in self.alike)
         road = load_board().connections[self.road]
         names = f"{road_name(road.a)}–{road_name(road.b)}"
-        return f"{a(self.counter.title)}{others} counter on {names}"
+        counters = a_counter(self.counter)
+        for other in self.alike:
+            counters = say("{counter} or {other}", counter=counters, other=transport_word(other))
+        return say("{counter} counter on {road}", counter=counters, road=names)
 
 
 def card_additions(position: Position) -> list[Addition]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
+from planner.common.i18n import say
 from planner.common.limits import Limit
 from planner.elfenland.checking import route_check
 from planner.elfenland.plan import Plan, parse_route
@@ -74,27 +75,34 @@ def grade(puzzle: Puzzle, text: str, *, limit: Limit = DEFAULT_LIMIT) -> Grade:
     """
     position = puzzle.position
     if len(text) > MAX_ROUTE_TEXT:
-        return Grade(Verdict.UNREADABLE, f"that is {len(text)} characters: a route is a few steps like 'thr/E'",
+        return Grade(Verdict.UNREADABLE, say("that is {n} characters: a route is a few steps like 'thr/E'",
+                                             n=len(text)),
                      text[:MAX_ROUTE_TEXT], reason="too long")
     try:
         steps = parse_route(position, text)
     except PlannerError as error:
-        return Grade(Verdict.UNREADABLE, f"cannot read that route: {error}", text, reason=str(error))
+        return Grade(Verdict.UNREADABLE, say("cannot read that route: {error}", error=str(error)), text,
+                     reason=str(error))
     best = puzzle.best
     judged = route_check(position, steps, best=best)
     if judged.yours is None:
         illegal = judged.error
         assert illegal is not None
-        return Grade(Verdict.ILLEGAL, f"illegal at step {illegal.index + 1}: {illegal.reason}", text,
+        return Grade(Verdict.ILLEGAL, say("illegal at step {step}: {reason}", step=illegal.index + 1,
+                                          reason=illegal.reason), text,
                      step=illegal.index + 1, reason=illegal.reason)
     plan = judged.yours
     if judged.optimal:
         key = (frozenset(plan.new_towns), plan.end)
         answer = next((a for a in puzzle.answers if (a.towns, a.end) == key), None)
-        return Grade(Verdict.OPTIMAL, f"optimal: {count(len(plan.new_towns), 'new town')} for "
-                     f"{count(plan.cards_spent, 'card')}", text, plan=plan, answer=answer)
+        return Grade(Verdict.OPTIMAL, say("optimal: {towns} for {cards}", towns=count(len(plan.new_towns), "new town"),
+                                          cards=count(plan.cards_spent, "card paid")), text, plan=plan, answer=answer)
     comparison = compare(position, steps, best, limit=limit)
     points, cards = comparison.lost
-    off = f"{count(points, 'point')} short" if points else f"the same points for {count(cards, 'more card')}"
-    return Grade(Verdict.SHORT, f"legal, {count(plan.score, 'point')} for {count(plan.cards_spent, 'card')}: {off} "
-                 f"of the best ({best.score} for {best.cards_spent})", text, plan=plan, comparison=comparison)
+    off = say("{points} short", points=count(points, "point")) if points else \
+        say("the same points for {cards}", cards=count(cards, "more card"))
+    return Grade(Verdict.SHORT, say("legal, {points} for {cards}: {off} of the best ({best} for {best_cards})",
+                                    points=count(plan.score, "point"), cards=count(plan.cards_spent, "card paid"),
+                                    off=off,
+                                    best=best.score, best_cards=best.cards_spent), text, plan=plan,
+                 comparison=comparison)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from pathlib import Path
 
+from planner.common.i18n import N_
 from planner.elfenland.position import Expect
 from planner.elfenland.position_file import position_to_toml, toml_value
 from planner.elfenland.teach.puzzles import Puzzle
@@ -13,18 +14,21 @@ from planner.elfenland.teach.steps import step_notes
 from planner.elfenland.teach.words import count, listing, town
 from planner.errors import UnsupportedError
 
-__all__ = ["LESSON_WORDS", "check_export", "export_puzzles", "lesson_text", "puzzle_toml"]
+__all__ = ["LESSON_WORDS", "THEME_WORDS", "check_export", "export_puzzles", "lesson_text", "puzzle_toml"]
 
-#: What each lesson means, in one line.
+#: What each lesson means, in one line (English in the exported files; the terminal translates it).
 LESSON_WORDS = {
-    "caravan": "a caravan (any 3 cards, 4 with an obstacle) pays a road whose matching cards the hand lacks or "
-               "needs elsewhere",
-    "upstream": "a raft can go upstream too, for 2 rafts",
-    "ferry": "a ferry crosses a lake for 2 rafts",
-    "obstacle": "an obstacle road costs one card more, and is still worth it",
-    "backtrack": "going back over known ground pays for a town off the way",
-    "home": "in the last round the distance home costs a point per link: fewer towns nearer home score more",
+    "caravan": N_("a caravan (any 3 cards, 4 with an obstacle) pays a road whose matching cards the hand lacks or "
+                  "needs elsewhere"),
+    "upstream": N_("a raft can go upstream too, for 2 rafts"),
+    "ferry": N_("a ferry crosses a lake for 2 rafts"),
+    "obstacle": N_("an obstacle road costs one card more, and is still worth it"),
+    "backtrack": N_("going back over known ground pays for a town off the way"),
+    "home": N_("in the last round the distance home costs a point per link: fewer towns nearer home score more"),
 }
+#: Each puzzle theme as the text says it (the option and the files keep the English names).
+THEME_WORDS = {"caravan": N_("caravan"), "upstream": N_("upstream"), "ferry": N_("ferry"),
+               "backtrack": N_("backtrack"), "home": N_("home"), "obstacle": N_("obstacle"), "any": N_("any")}
 
 
 def _answer_words(puzzle: Puzzle) -> list[str]:

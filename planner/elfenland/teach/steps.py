@@ -10,12 +10,14 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass, replace
 
+from planner.common.i18n import N_, gettext, ngettext, say
 from planner.elfenland.cards import packed, pay
+from planner.elfenland.local_names import terrain_word, transport_word
 from planner.elfenland.plan import Pay, Plan, Step
 from planner.elfenland.position import Hand, Position
 from planner.elfenland.rules import Transport, raft_cost
 from planner.elfenland.teach.ways import tile_costs, ways_out
-from planner.elfenland.teach.words import a, cards, count, joined, listing, town
+from planner.elfenland.teach.words import a_counter, cards, count, joined, listing, town
 
 __all__ = ["Reason", "StepNote", "payable_ways", "step_notes"]
 
@@ -107,13 +109,13 @@ def step_notes(plan: Plan) -> list[StepNote]:
         name = town(step.to)
         if step.to not in collected and board.towns[step.to].has_marker:
             reasons.append(Reason.NEW_TOWN)
-            text.append(f"Collects {name}'s marker.")
+            text.append(say("Collects {town}'s marker.", town=name))
         elif board.towns[step.to].capital:
             reasons.append(Reason.CAPITAL)
-            text.append(f"{name} has no marker: only a way through.")
+            text.append(say("{town} has no marker: only a way through.", town=name))
         elif step.to not in been:
             reasons.append(Reason.COLLECTED)
-            text.append(f"{name} was collected before this move: only a way through.")
+            text.append(say("{town} was collected before this move: only a way through.", town=name))
         if step.to in been:
             reasons.append(Reason.BACKTRACK)
             previous = plan.steps[index - 1] if index else None
@@ -121,10 +123,10 @@ def step_notes(plan: Plan) -> list[StepNote]:
             if previous is not None and previous.frm == step.to and onward == (step.to,):
                 reasons.append(Reason.DEAD_END)
                 ways_on = onward
-                text.append(f"Back to {name}: {town(step.frm)} is a dead end for the cards left, the only way on "
-                            "is back.")
+                text.append(say("Back to {town}: {dead_end} is a dead end for the cards left, the only way on is "
+                                "back.", town=name, dead_end=town(step.frm)))
             else:
-                text.append(f"Back to {name}, where this route has been before.")
+                text.append(say("Back to {town}, where this route has been before.", town=name))
         hand = hand.without(step.cards)
         been.add(step.to)
         collected.add(step.to)
@@ -133,11 +135,13 @@ def step_notes(plan: Plan) -> list[StepNote]:
             if position.scores_home and position.home is not None:
                 distance = home_distance = plan.outcome.home_penalty
                 reasons.append(Reason.HOME)
-                text.append(f"The move ends here, at home ({town(position.home)}): no points off." if not distance
-                            else f"The move ends here, {count(distance, 'link')} from home ({town(position.home)}): "
-                                 f"{count(distance, 'point')} off.")
+                text.append(say("The move ends here, at home ({home}): no points off.", home=town(position.home))
+                            if not distance else
+                            say("The move ends here, {links} from home ({home}): {points} off.",
+                                links=count(distance, "link"), home=town(position.home),
+                                points=count(distance, "point")))
             else:
-                text.append("The move ends here.")
+                text.append(gettext("The move ends here."))
         notes.append(replace(note, number=index + 1, reasons=tuple(reasons), text=tuple(text), ways_on=ways_on,
                              home_distance=home_distance))
     return notes
@@ -153,9 +157,8 @@ def _pay_note(plan: Plan, index: int, held: Hand) -> StepNote:
         way = connection.way(step.frm) or ""
         rafts = raft_cost(connection, step.frm)
         reason = {"downstream": Reason.DOWNSTREAM, "upstream": Reason.UPSTREAM}.get(way, Reason.FERRY)
-        what = {"downstream": "downstream, with the current", "upstream": "upstream, against the current"}.get(
-            way, f"the ferry across {connection.lake}")
-        said = [f"{count(rafts, 'raft')}: {what}."]
+        what = gettext(_CURRENTS[way]) if way in _CURRENTS else say("the ferry across {lake}", lake=connection.lake)
+        said = [say("{rafts}: {what}.", rafts=count(rafts, "raft"), what=what)]
         if beside is not None:
             said.append(_beside_road(position, beside))
         return StepNote(0, step, (reason,), tuple(said), held, rafts=rafts, beside=beside)
@@ -163,45 +166,52 @@ def _pay_note(plan: Plan, index: int, held: Hand) -> StepNote:
     assert tile.transport is not None
     transport = tile.transport
     cost, caravan = tile_costs(position, tile)
-    counter = f"{a(transport.title)} counter on this {connection.terrain} road"
+    counter = say("{counter} counter on this {terrain} road", counter=a_counter(transport),
+                  terrain=terrain_word(connection.terrain))
     others: tuple[int, ...] = ()
     needed = saved = 0
     reasons: list[Reason] = []
     text: list[str] = []
     if step.pay is Pay.COUNTER:
         reasons.append(Reason.COUNTER)
-        text.append(f"{cards(cost, transport).capitalize()} for {counter}; a caravan would take "
-                    f"{count(caravan, 'card')}.")
+        text.append(say("{cards} for {counter}; a caravan would take {caravan}.",
+                        cards=cards(cost, transport).capitalize(), counter=counter, caravan=count(caravan, "card")))
     elif held[transport] < cost:
         reasons.append(Reason.CARAVAN_ONLY)
-        text.append(f"A caravan of {count(caravan, 'card')} ({joined(step.cards)}) for {counter}: the counter asks "
-                    f"{cards(cost, transport)} and the hand holds {held[transport] or 'none'}, so a caravan is the "
-                    "only way.")
+        text.append(say("A caravan of {caravan} ({paid}) for {counter}: the counter asks {cost} and the hand holds "
+                        "{held}, so a caravan is the only way.", caravan=count(caravan, "card"),
+                        paid=joined(step.cards), counter=counter, cost=cards(cost, transport),
+                        held=held[transport] or gettext("none")))
     else:
         others, needed = _other_counter_steps(plan, index, transport)
         # Paying the counter here instead is legal exactly when the hand holds this counter's cards and those of
         # the route's other steps of that transport (order does not matter: no card is drawn during a move).
         if position.hand[transport] < cost + needed:
             reasons.append(Reason.CARAVAN_SAVES)
-            steps_text = listing([str(n) for n in others])
-            text.append(f"A caravan of {count(caravan, 'card')} ({joined(step.cards)}) for {counter}, although the "
-                        f"hand holds {cards(held[transport], transport)}: the route's other {transport.title} steps "
-                        f"({'step' if len(others) == 1 else 'steps'} {steps_text}) need "
-                        f"{cards(needed, transport)}, and the hand has {position.hand[transport]} in all.")
+            steps_text = ngettext("step {numbers}", "steps {numbers}", len(others)).format(
+                numbers=listing([str(n) for n in others]))
+            text.append(say("A caravan of {caravan} ({paid}) for {counter}, although the hand holds {held}: the "
+                            "route's other {transport} steps ({steps}) need {needed}, and the hand has {all} in all.",
+                            caravan=count(caravan, "card"), paid=joined(step.cards), counter=counter,
+                            held=cards(held[transport], transport), transport=transport_word(transport),
+                            steps=steps_text, needed=cards(needed, transport), all=position.hand[transport]))
         else:
             reasons.append(Reason.CARAVAN_DEARER)
             others, needed, saved = (), 0, caravan - cost
-            text.append(f"A caravan of {count(caravan, 'card')} where {cards(cost, transport)} would do: the "
-                        f"counter's cards would save {count(saved, 'card')}.")
+            text.append(say("A caravan of {caravan} where {cost} would do: the counter's cards would save {saved}.",
+                            caravan=count(caravan, "card"), cost=cards(cost, transport), saved=count(saved, "card")))
     if tile.obstacle:
         reasons.append(Reason.OBSTACLE)
-        text.append("The obstacle on this road asks one card more "
-                    f"({cost - 1} + 1 matching, or {caravan} for a caravan).")
+        text.append(say("The obstacle on this road asks one card more ({cost} + 1 matching, or {caravan} for a "
+                        "caravan).", cost=cost - 1, caravan=caravan))
     if beside is not None:
         other = position.board.connections[beside]
         rafts = raft_cost(other, step.frm)
-        short = f"; the hand holds {held[Transport.RAFT] or 'none'}" if held[Transport.RAFT] < rafts else ""
-        text.append(f"The {other.kind} beside it would take {count(rafts, 'raft')} ({other.way(step.frm)}){short}.")
+        short = say("; the hand holds {held}", held=held[Transport.RAFT] or gettext("none")) \
+            if held[Transport.RAFT] < rafts else ""
+        way = other.way(step.frm) or ""
+        text.append(say(_BESIDE[other.kind], rafts=count(rafts, "raft"), way=gettext(_WAYS.get(way, way)),
+                        short=short))
     return StepNote(0, step, tuple(reasons), tuple(text), held, counter=transport, obstacle=tile.obstacle,
                     counter_cost=cost, caravan_cost=caravan, others=others, needed=needed, saved=saved, beside=beside)
 
@@ -219,7 +229,14 @@ def _other_counter_steps(plan: Plan, index: int, transport: Transport) -> tuple[
 def _beside_road(position: Position, road: str) -> str:
     tile = position.tile_map().get(road)
     if tile is None or tile.transport is None:
-        return "The road beside it holds no counter."
+        return gettext("The road beside it holds no counter.")
     cost, caravan = tile_costs(position, tile)
-    return (f"The road beside it holds {a(tile.transport.title)} counter: {cards(cost, tile.transport)} or a caravan "
-            f"of {count(caravan, 'card')}.")
+    return say("The road beside it holds {counter} counter: {cost} or a caravan of {caravan}.",
+               counter=a_counter(tile.transport), cost=cards(cost, tile.transport), caravan=count(caravan, "card"))
+
+
+_CURRENTS = {"downstream": N_("downstream, with the current"), "upstream": N_("upstream, against the current")}
+_WAYS = {"downstream": N_("downstream"), "upstream": N_("upstream"), "lake": N_("lake")}
+_BESIDE = {"river": N_("The river beside it would take {rafts} ({way}){short}."),
+           "lake": N_("The lake beside it would take {rafts} ({way}){short}."),
+           "road": N_("The road beside it would take {rafts} ({way}){short}.")}

@@ -1,0 +1,172 @@
+"""Every bundled scenario answered in Japanese and Ukrainian prints no English words (names and notation aside).
+
+The English words to look for are those of the catalogue's source messages (extracted from the code), so a text
+that is marked but untranslated, or a sentence built outside the catalogue from marked words, shows up here. What
+may stay as it is: the scenario's own title and notes (data a person wrote), the notation (position lines, moves),
+place names, and the solver's name.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import tomllib
+from functools import cache
+from pathlib import Path
+
+import pytest
+from babel.messages.extract import extract_from_dir
+from click.testing import CliRunner
+
+from planner.cli.elfenland import cli as elfenland
+from planner.cli.expedition import cli as expedition
+
+ROOT = Path(__file__).resolve().parents[2]
+SCENARIOS = sorted((ROOT / "scenarios").glob("*.toml"))
+EXPEDITIONS = sorted((ROOT / "scenarios" / "expedition").glob("*.toml"))
+KEYWORDS = {"gettext": None, "ngettext": (1, 2), "npgettext": ((1, "c"), 2, 3), "N_": None, "say": None}
+WORD = re.compile(r"[A-Za-z]{3,}")
+WIDE = {"COLUMNS": "1000"}  # no line folded: notation and moves stay whole, to be told apart from words
+
+
+@cache
+def english_words() -> frozenset[str]:
+    """The words of every source message (placeholders removed), lower case."""
+    words: set[str] = set()
+    for *_, message, _comments, _context in extract_from_dir(str(ROOT), [("planner/**.py", "python")],
+                                                             keywords=KEYWORDS):
+        for text in (message,) if isinstance(message, str) else message:
+            words.update(w.lower() for w in WORD.findall(re.sub(r"\{[^}]*\}", " ", text)))
+    return frozenset(words)
+
+
+@cache
+def names() -> tuple[str, ...]:
+    """Place names, longest first: Elfenland's towns and lakes, Expeditions' spots (names may stay as they are)."""
+    board = json.loads((ROOT / "planner/elfenland/data/board.json").read_text("utf-8"))
+    found = {t["name"] for t in board["towns"]} | {t["code"] for t in board["towns"]} | {"Mare Magnum", "Mare Nebulae"}
+    spots = json.loads((ROOT / "planner/expedition/data/map.json").read_text("utf-8"))["spots"]
+    found |= {s["key"] for s in spots}
+    return tuple(sorted(found, key=len, reverse=True))
+
+
+def leaks(output: str, *, spared: list[str]) -> set[str]:
+    """The English words of ``output`` once the data and notation in ``spared`` and the names are taken out."""
+    for text in (*sorted(spared, key=len, reverse=True), *names()):
+        output = output.replace(text, " ")
+    output = re.sub(r"^(?:позиція|局面)[:：].*$", " ", output, flags=re.MULTILINE)  # the position's notation
+    output = re.sub(r"\b(?:search|cpsat|race)\b", " ", output)  # the solver's name, as --solver spells it
+    return {w for w in WORD.findall(output) if w.lower() in english_words()}
+
+
+def _scenario_text(path: Path) -> list[str]:
+    data = tomllib.loads(path.read_text("utf-8"))
+    return [str(data.get(key, "")) for key in ("title", "notes") if data.get(key)]
+
+
+def test_the_word_list_holds_the_sources_words() -> None:
+    assert {"caravan", "town", "optimal", "arrows"} <= english_words()
+
+
+def test_an_english_answer_is_caught() -> None:
+    runner = CliRunner(env=WIDE)
+    result = runner.invoke(elfenland, ["route", str(SCENARIOS[0]), "--lang", "en"])
+    assert leaks(result.output, spared=_scenario_text(SCENARIOS[0]))
+
+
+@pytest.mark.parametrize("lang", ["ja", "uk"])
+@pytest.mark.parametrize("command", ["route", "check"])
+def test_elfenland_answers_speak_the_language(command: str, lang: str) -> None:
+    runner = CliRunner(env=WIDE)
+    for path in SCENARIOS:
+        result = runner.invoke(elfenland, [command, str(path), "--lang", lang])
+        assert result.exit_code == 0, result.output
+        assert not leaks(result.output, spared=_scenario_text(path)), (path.name, result.output)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("lang", ["ja", "uk"])
+@pytest.mark.parametrize("command", ["place", "explain"])
+def test_advice_and_explanations_speak_the_language(command: str, lang: str) -> None:
+    runner = CliRunner(env=WIDE)
+    for path in SCENARIOS:
+        result = runner.invoke(elfenland, [command, str(path), "--lang", lang, "--nodes", "20000"])
+        assert result.exit_code == 0, result.output
+        assert not leaks(result.output, spared=_scenario_text(path)), (path.name, result.output)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("lang", ["ja", "uk"])
+@pytest.mark.parametrize("seed", [1, 2, 3, 4, 5, 6])
+def test_puzzles_and_grades_speak_the_language(seed: int, lang: str) -> None:
+    runner = CliRunner(env=WIDE)
+    theme = ("caravan", "upstream", "ferry", "backtrack", "home", "obstacle")[seed - 1]
+    args = ["puzzle", "--seed", str(seed), "--theme", theme, "--no-scores"]
+    best = json.loads(runner.invoke(elfenland, [*args, "--json"]).output)["answer"]["answers"][0]["route"]
+    for route in (best, "-", best.split()[0]):  # right, no answer, and (most likely) short of the best
+        result = runner.invoke(elfenland, [*args, "--route", route, "--lang", lang])
+        assert result.exit_code in (0, 2), result.output
+        assert not leaks(result.output, spared=[route]), (route, result.output)
+
+
+def _actions(document: dict[str, object]) -> list[str]:
+    found = [str(a) for a in document.get("actions", [])]  # type: ignore[attr-defined]
+    for other in document.get("alternatives", []):  # type: ignore[attr-defined]
+        found += [str(a) for a in other["actions"]]
+    return found
+
+
+@pytest.mark.parametrize("lang", ["ja", "uk"])
+def test_expedition_reach_speaks_the_language(lang: str) -> None:
+    runner = CliRunner(env=WIDE)
+    for path in EXPEDITIONS:
+        result = runner.invoke(expedition, ["reach", str(path), "--lang", lang])
+        assert result.exit_code == 0, result.output
+        assert not leaks(result.output, spared=_scenario_text(path)), (path.name, result.output)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("lang", ["ja", "uk"])
+def test_expedition_move_speaks_the_language(lang: str) -> None:
+    runner = CliRunner(env=WIDE)
+    for path in EXPEDITIONS:
+        args = ["move", str(path), "--nodes", "20000"]
+        document = json.loads(runner.invoke(expedition, [*args, "--json"]).output)
+        result = runner.invoke(expedition, [*args, "--lang", lang])
+        assert result.exit_code == 0, result.output
+        # the actions are notation (``ticket yellow Gizeh>Sahara``), the same in every language
+        assert not leaks(result.output, spared=[*_scenario_text(path), *_actions(document)]), (path.name,
+                                                                                              result.output)
+
+
+@pytest.mark.parametrize("lang", ["ja", "uk"])
+def test_pictures_declare_their_language(lang: str, tmp_path: Path) -> None:
+    runner = CliRunner(env=WIDE)
+    board = tmp_path / "board.svg"
+    assert runner.invoke(elfenland, ["show", str(SCENARIOS[0]), "--svg", str(board), "--lang", lang]).exit_code == 0
+    world = tmp_path / "world.svg"
+    assert runner.invoke(expedition, ["reach", str(EXPEDITIONS[0]), "--svg", str(world), "--lang", lang]).exit_code == 0
+    for picture in (board, world):
+        head = picture.read_text("utf-8")[:600]
+        assert f'xml:lang="{lang}"' in head
+        assert ('font-family="Noto Sans CJK JP' in head) == (lang == "ja")  # cairosvg draws with the first family
+
+
+@pytest.mark.parametrize("lang", ["ja", "uk"])
+def test_the_board_listing_speaks_the_language(lang: str) -> None:
+    runner = CliRunner(env=WIDE)
+    for args in (["board"], ["board", "elv"], ["board", "vir"]):
+        result = runner.invoke(elfenland, [*args, "--lang", lang])
+        assert result.exit_code == 0, result.output
+        assert not leaks(result.output, spared=[]), (args, result.output)
+
+
+@pytest.mark.parametrize("lang", ["ja", "uk"])
+def test_a_positions_problems_speak_the_language(lang: str) -> None:
+    runner = CliRunner(env=WIDE)
+    args = ["check", "--at", "elv", "--hand", "DDDDDDDDDDD", "--tile", "elv-lap U, bea-elv:r D, elv-erg X"]
+    result = runner.invoke(elfenland, [*args, "--lang", lang])
+    assert result.exit_code == 2, result.output
+    english = runner.invoke(elfenland, args)
+    assert english.output.count("•") == result.output.count("•") == 4  # every problem at once, in any language
+    assert not leaks(result.output, spared=["BEA-ELV:r", "ELV-LAP:p", "ELV-ERG:f"]), result.output
