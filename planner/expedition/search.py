@@ -73,7 +73,9 @@ class _World(NamedTuple):
     orphans: int
     """Opponents' tokens whose card is not in their hand."""
     tickets: int
-    spent: int
+    allowance: int
+    """Tickets this turn may still spend (the limit less those spent): a world means the same under any limit, so
+    searches with different limits share one memo."""
     mandatory: bool
     restart: int
     """Colour index whose restart is pending, or -1."""
@@ -176,7 +178,7 @@ class _Search:
         arrows, visited, used, head, left = world.colours[colour]
         if left <= 0:
             return
-        origins = [head] if head >= 0 else [i for i in range(len(self.adjacent)) if visited >> i & 1]
+        origins = [head] if head >= 0 else _bits(visited)
         for frm in origins:
             for to, link in self.adjacent[frm]:
                 if not used >> link & 1:
@@ -190,10 +192,14 @@ class _Search:
         bit = 1 << spot
         if self.blue[spot]:
             if any(c[4] > 0 for c in world.colours):
-                return world._replace(blue=world.blue + 1), 0, 0
+                w = world
+                return _World(w.colours, w.hand, w.tokens, w.common, w.held, w.orphans, w.tickets, w.allowance,
+                              w.mandatory, w.restart, w.blue + 1), 0, 0
             return world, 0, 0
         if self.red[spot]:
-            return world._replace(tickets=world.tickets + 1), 0, 0
+            w = world
+            return _World(w.colours, w.hand, w.tokens, w.common, w.held, w.orphans, w.tickets + 1, w.allowance,
+                          w.mandatory, w.restart, w.blue), 0, 0
         if not self.green[spot]:
             return world, 0, 0
         mine = theirs = 0
@@ -218,7 +224,9 @@ class _Search:
             orphans &= ~bit
         if not (mine or theirs):
             return world, 0, 0
-        return world._replace(hand=hand, tokens=tokens, common=common, held=held, orphans=orphans), mine, theirs
+        w = world
+        return _World(w.colours, hand, tokens, common, held, orphans, w.tickets, w.allowance, w.mandatory, w.restart,
+                      w.blue), mine, theirs
 
     def gives_nothing(self, world: _World, spot: int) -> bool:
         """Whether arriving at ``spot`` scores nothing for me and earns no arrow and no usable ticket (prunings 1
@@ -237,14 +245,18 @@ class _Search:
         leg_start = restart or head < 0
         entry: _Colour = ((*arrows, (frm, to, link, leg_start)), visited | 1 << to, used | 1 << link,
                           -1 if loop else to, left - 1)
-        world = world._replace(colours=_set(world.colours, colour, entry))
+        world = _recoloured(world, colour, entry)
         world, mine, theirs = self.arrive(world, to)
         if loop:
             world = self.after_loop(world, colour)
         return world, mine, theirs
 
     def after_loop(self, world: _World, colour: int) -> _World:
-        return world._replace(restart=colour) if self.any_arrow(world, (colour,)) else world
+        if not self.any_arrow(world, (colour,)):
+            return world
+        w = world
+        return _World(w.colours, w.hand, w.tokens, w.common, w.held, w.orphans, w.tickets, w.allowance, w.mandatory,
+                      colour, w.blue)
 
     def remove(self, world: _World, colour: int) -> tuple[_World, int, int]:
         arrows, visited, used, head, left = world.colours[colour]
@@ -254,11 +266,15 @@ class _Search:
         if left + 1 == ARROWS:  # its only arrow (the tuple may be trimmed: count by the arrows left)
             new_head = self.start
         entry: _Colour = (rest, visited & ~(1 << to), used & ~(1 << link), new_head, left + 1)
-        world = world._replace(colours=_set(world.colours, colour, entry))
+        world = _recoloured(world, colour, entry)
         world, mine, theirs = self.arrive(world, frm)
         if new_head < 0:
             world = self.after_loop(world, colour)
         return world, mine, theirs
+
+    def root(self, position: Position) -> _World:
+        """The canonical world at the start of the turn, with :attr:`limit_tickets` tickets to spend."""
+        return self.trim(_world(position, self.limit_tickets))
 
     def trim(self, world: _World) -> _World:
         """The canonical world: each colour keeps only the last arrows a removal can still reach, and tickets held
@@ -273,24 +289,25 @@ class _Search:
         """
         if not self.canonical:
             return world
-        keep = self.limit_tickets - world.spent
+        keep = world.allowance
+        colours = world.colours
+        if world.tickets <= keep and len(colours[0][0]) <= keep and len(colours[1][0]) <= keep and \
+                len(colours[2][0]) <= keep:
+            return world
         if world.tickets > keep:
             world = world._replace(tickets=keep)
-        colours = world.colours
-        if all(len(c[0]) <= keep for c in colours):
-            return world
         trimmed = tuple(c if len(c[0]) <= keep else ((c[0][len(c[0]) - keep:] if keep else ()), *c[1:])
                         for c in colours)
         return world._replace(colours=(trimmed[0], trimmed[1], trimmed[2]))
 
     def spend(self, world: _World) -> _World:
-        world = world._replace(tickets=world.tickets - 1, spent=world.spent + 1)
-        if world.blue and not self.rules.tickets_anytime:
-            world = world._replace(blue=0)
-        return world
+        w = world
+        blue = w.blue if self.rules.tickets_anytime else 0
+        return _World(w.colours, w.hand, w.tokens, w.common, w.held, w.orphans, w.tickets - 1, w.allowance - 1,
+                      w.mandatory, w.restart, blue)
 
     def may_spend(self, world: _World) -> bool:
-        if world.restart >= 0 or world.tickets <= 0 or world.spent >= self.limit_tickets:
+        if world.restart >= 0 or world.tickets <= 0 or world.allowance <= 0:
             return False
         return not (world.blue and self.rules.blue_mandatory and not self.rules.tickets_anytime
                     and self.any_arrow(world))
@@ -327,12 +344,17 @@ class _Search:
         visited = world.colours[colour][1]
         useful = [o for o in options if not (visited >> o[1] & 1) or not self.gives_nothing(world, o[1])]
         chosen = useful or options[:1]  # pruning 1
-        cleared = world._replace(restart=-1)
+        w = world
+        cleared = _World(w.colours, w.hand, w.tokens, w.common, w.held, w.orphans, w.tickets, w.allowance,
+                         w.mandatory, -1, w.blue)
         yield from self._placed(cleared, chosen, colour, ticket=False, restart=True, drop_dead=False)
 
     def _arrows(self, world: _World, *, ticket: bool, drop_dead: bool) -> Iterator[tuple[_Fast, _World, int, int]]:
-        base = self.spend(world) if ticket else (
-            world._replace(blue=world.blue - 1) if world.blue else world._replace(mandatory=True))
+        w = world
+        base = self.spend(w) if ticket else _World(
+            w.colours, w.hand, w.tokens, w.common, w.held, w.orphans, w.tickets, w.allowance, w.mandatory,
+            w.restart, w.blue - 1) if w.blue else _World(
+            w.colours, w.hand, w.tokens, w.common, w.held, w.orphans, w.tickets, w.allowance, True, w.restart, 0)
         for colour in range(3):
             yield from self._placed(base, list(self.arrows(base, colour)), colour, ticket=ticket, restart=False,
                                     drop_dead=drop_dead)
@@ -367,7 +389,7 @@ class _Search:
 
     def _ticket_helps(self, world: _World) -> bool:
         """Whether one more ticket would raise the tickets this turn may still spend."""
-        return world.tickets < self.limit_tickets - world.spent
+        return world.tickets < world.allowance
 
     def solve(self, world: _World, floor: _Gain = _BOTTOM) -> _Result | None:
         """The best continuation from ``world`` if it reaches ``floor`` (lexicographically), else None.
@@ -437,7 +459,7 @@ def _wins(a: _Result, b: _Result | None) -> bool:
 
 def _rank(search: _Search, world: _World, gain: _Gain) -> tuple[int, ...]:
     credit = (0 if world.mandatory else 1) + world.blue + (1 if world.restart >= 0 else 0) + \
-        min(world.tickets, search.limit_tickets - world.spent)
+        min(world.tickets, world.allowance)
     return (gain[0], gain[1], credit, gain[2], gain[3])
 
 
@@ -498,6 +520,16 @@ def _minus(a: _Gain, b: _Gain) -> _Gain:
     return (a[0] - b[0], a[1] - b[1], a[2] - b[2], a[3] - b[3])
 
 
+def _bits(mask: int) -> list[int]:
+    """The indices of the set bits of ``mask``, lowest first."""
+    found = []
+    while mask:
+        low = mask & -mask
+        found.append(low.bit_length() - 1)
+        mask ^= low
+    return found
+
+
 def _kind_flags(kind: SpotKind) -> tuple[bool, ...]:
     return tuple(k is kind for k in load_board().kinds)
 
@@ -511,12 +543,16 @@ def _text(action: _Fast) -> str:
     return str(Action.arrow(COLOURS[colour], keys[frm], keys[to], ticket=ticket))
 
 
-def _set(colours: tuple[_Colour, _Colour, _Colour], index: int, value: _Colour) -> tuple[_Colour, _Colour, _Colour]:
-    return (value if index == 0 else colours[0], value if index == 1 else colours[1],
-            value if index == 2 else colours[2])
+def _recoloured(w: _World, index: int, value: _Colour) -> _World:
+    """``w`` with colour ``index`` replaced (built directly: ``_replace`` was a fifth of the search's time)."""
+    c = w.colours
+    colours = (value, c[1], c[2]) if index == 0 else (c[0], value, c[2]) if index == 1 else (c[0], c[1], value)
+    return _World(colours, w.hand, w.tokens, w.common, w.held, w.orphans, w.tickets, w.allowance, w.mandatory,
+                  w.restart, w.blue)
 
 
-def _world(position: Position) -> _World:
+def _world(position: Position, allowance: int) -> _World:
+    """The world at the start of the turn, with ``allowance`` tickets to spend (untrimmed)."""
     board = load_board()
     state = begin(position)
     index = {s.key: s.index for s in board.order}
@@ -547,7 +583,7 @@ def _world(position: Position) -> _World:
         held |= mask(seat.hand)
         orphans |= mask(seat.tokens - seat.hand)
     return _World((colours[0], colours[1], colours[2]), mask(me.hand), mask(me.tokens), mask(state.common), held,
-                  orphans, me.tickets, 0, False, -1, 0)
+                  orphans, me.tickets, allowance, False, -1, 0)
 
 
 def _to_action(action: _Fast) -> Action:
@@ -574,38 +610,73 @@ def best_moves(position: Position, *, tickets: int = TICKETS_PER_TURN, alternati
     if not 0 <= tickets <= TICKETS_PER_TURN:
         raise ValueError(f"a turn spends 0 to {TICKETS_PER_TURN} tickets, not {tickets}")
     clock = Budget(limit, stop)
-    quick, searched, proven, cut_short = _Beam(), 0, False, False
+    quick, searched, proven, cut_short, exact = _Beam(), 0, False, False, set()
     for spend in range(tickets + 1):
         share = answer if answer.time is None or answer.nodes is not None else Limit(
             time=answer.time * (spend + 1) / (tickets + 1))
         beam = _Search(position.rules, spend, Budget(share, stop, started=clock.started))
-        found = _beam(beam, beam.trim(_world(position)), beam.budget)
+        found = _beam(beam, beam.root(position), beam.budget)
         cut_short |= answer.nodes is not None and not found.exact and beam.budget.out_of_time() \
             and beam.nodes <= answer.nodes
         searched += found.searched
         for result in (found.best, *found.firsts.values()):
             if result is not None:
                 quick.offer(result)
+        if found.exact:
+            exact.add(spend)
         proven = found.exact and spend == tickets
     best, firsts = quick.best, [r for r in quick.firsts.values() if quick.best is None or r.path[:1] !=
                                 quick.best.path[:1]]
     remaining = clock.remaining()
     if not proven and not clock.stopped and (remaining is None or remaining > 0):
-        search = _Search(position.rules, tickets, Budget(Limit(time=remaining, nodes=limit.nodes), stop))
-        root = search.trim(_world(position))
-        result = search.solve(root)
-        searched += search.nodes
-        if not search.stopped and result is not None:
-            proven, best = True, result
-            firsts = _alternatives(search, root, result)
-        elif result is not None and _wins(result, best):
-            best = result
+        proof = _prove(position, tickets, Budget(Limit(time=remaining, nodes=limit.nodes), stop), exact)
+        searched += proof.searched
+        if proof.alternatives is not None and proof.best is not None:
+            proven, best, firsts = True, proof.best, proof.alternatives
+        elif proof.best is not None and _wins(proof.best, best):
+            best = proof.best
     if best is None:  # stopped before any way to end the turn was found
         raise SolverError("the move search stopped before it found a legal move; allow it more time")
     moves = sorted((_move(r.path, r.gain) for r in firsts if r.gain[0] >= best.gain[0] - ALTERNATIVE_SPAN),
                    key=lambda m: (tuple(-v for v in m.value), tuple(str(a) for a in m.actions)))
     return MoveSearch(_move(best.path, best.gain), tuple(moves[:alternatives]), searched,
                       clock.status(proven=proven), tickets, clock.elapsed(), cut_short)
+
+
+class _Proof(NamedTuple):
+    best: _Result | None
+    """The proven best with the full allowance, else the best any stage found."""
+    alternatives: list[_Result] | None
+    """The other first actions' best moves when the full allowance was proven, else None."""
+    searched: int
+
+
+def _prove(position: Position, tickets: int, budget: Budget, skip: set[int]) -> _Proof:
+    """The exhaustive search, one stage per ticket allowance j = 0, 1, ..., ``tickets`` (but those in ``skip``,
+    whose beam was exact), all within ``budget`` and sharing one memo (worlds carry their allowance, so an entry
+    means the same in every stage).
+
+    Why stages: the call with ``tickets`` then runs exactly the stages the call with ``tickets - 1`` ran, from the
+    same memo, plus one, so under a node budget it never reports fewer points (monotone by construction); a move
+    with fewer tickets is a move with more, so every stage's best is a candidate.
+    """
+    memo: dict[_World, tuple[_Result | None, _Gain]] = {}
+    best: _Result | None = None
+    nodes = 0
+    for spend in range(tickets + 1):
+        if spend in skip and spend < tickets:
+            continue
+        search = _Search(position.rules, spend, budget, memo=memo, nodes=nodes)
+        root = search.root(position)
+        result = search.solve(root)
+        nodes = search.nodes
+        if result is not None and _wins(result, best):
+            best = result
+        if search.stopped:
+            break
+        if spend == tickets and result is not None:
+            return _Proof(result, _alternatives(search, root, result), search.nodes)
+    return _Proof(best, None, nodes)
 
 
 def _alternatives(search: _Search, root: _World, best: _Result) -> list[_Result]:
