@@ -13,8 +13,9 @@ from hypothesis import strategies as st
 from planner.common.limits import Budget, Limit, Status
 from planner.expedition.generate import random_position
 from planner.expedition.position import Position
-from planner.expedition.search import Move, MoveSearch, _Result, _Search, best_moves
+from planner.expedition.search import Move, MoveSearch, best_moves
 from planner.expedition.turn import verify
+from planner.expedition.worlds import Result, Search
 
 
 def _exact(position: Position, tickets: int) -> MoveSearch:
@@ -142,10 +143,10 @@ class _TooBig(Exception):
     """The search hit its node limit."""
 
 
-def _raw_and_canonical(position: Position, tickets: int) -> tuple[_Search, _Search]:
-    searches: list[tuple[_Search, _Result]] = []
+def _raw_and_canonical(position: Position, tickets: int) -> tuple[Search, Search]:
+    searches: list[tuple[Search, Result]] = []
     for canonical in (False, True):
-        search = _Search(position.rules, tickets, Budget(Limit(nodes=12_000)), canonical=canonical)
+        search = Search(position.rules, tickets, Budget(Limit(nodes=12_000)), canonical=canonical)
         best = search.solve(search.root(position))
         if search.stopped:
             raise _TooBig
@@ -231,8 +232,8 @@ def test_the_proof_stages_share_one_memo_without_changing_an_optimum() -> None:
     position = random_position(random.Random(2), turns=20)  # 13,455 worlds with 2 tickets
     memo: dict[object, object] = {}
     for tickets in range(3):
-        shared = _Search(position.rules, tickets, Budget(Limit(nodes=200_000)), memo=memo)  # type: ignore[arg-type]
-        fresh = _Search(position.rules, tickets, Budget(Limit(nodes=200_000)))
+        shared = Search(position.rules, tickets, Budget(Limit(nodes=200_000)), memo=memo)  # type: ignore[arg-type]
+        fresh = Search(position.rules, tickets, Budget(Limit(nodes=200_000)))
         a, b = shared.solve(shared.root(position)), fresh.solve(fresh.root(position))
         assert not shared.stopped and not fresh.stopped and a is not None and b is not None
         assert (a.gain, a.texts) == (b.gain, b.texts)
