@@ -97,6 +97,8 @@ class Search:
     blue: tuple[bool, ...] = field(default_factory=lambda: kind_flags(SpotKind.BLUE))
     red: tuple[bool, ...] = field(default_factory=lambda: kind_flags(SpotKind.RED))
     start: int = field(default_factory=lambda: load_board().start_index)
+    links_of: tuple[int, ...] = field(default_factory=lambda: _links_of())
+    """Per spot, the mask of its links."""
     canonical: bool = True
     """Whether :meth:`trim` canonicalises worlds (off only for the test that it changes nothing)."""
 
@@ -116,7 +118,18 @@ class Search:
                     yield frm, to, link
 
     def any_arrow(self, world: World, colours: range | tuple[int, ...] = (0, 1, 2)) -> bool:
-        return any(True for c in colours for _ in self.arrows(world, c))
+        """Whether one of ``colours`` has a legal arrow (on link masks: the search asks this for most worlds)."""
+        links_of = self.links_of
+        for c in colours:
+            _, visited, used, head, left = world.colours[c]
+            if left <= 0:
+                continue
+            if head >= 0:
+                if links_of[head] & ~used:
+                    return True
+            elif any(links_of[spot] & ~used for spot in bits(visited)):
+                return True
+        return False
 
     def arrive(self, world: World, spot: int) -> tuple[World, int, int]:
         """The spot's effect: the new world, my points, opponents' points."""
@@ -354,6 +367,11 @@ class Search:
 
 def wins(a: Result, b: Result | None) -> bool:
     return b is None or a.gain > b.gain or (a.gain == b.gain and a.texts < b.texts)
+
+
+@functools.cache
+def _links_of() -> tuple[int, ...]:
+    return tuple(functools.reduce(lambda m, pair: m | 1 << pair[1], ways, 0) for ways in load_board().adjacent)
 
 
 def delta(action: Fast, mine: int, theirs: int) -> Gain:
