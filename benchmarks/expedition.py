@@ -89,6 +89,7 @@ def main() -> None:
     latency: dict[int, list[float]] = {k: [] for k in TICKETS}
     cpu: dict[int, list[float]] = {k: [] for k in TICKETS}
     proofs = dict.fromkeys(TICKETS, 0)
+    cpu_proofs = dict.fromkeys(TICKETS, 0)
     cut = dict.fromkeys(TICKETS, 0)
     agree = dict.fromkeys(TICKETS, 0)
     optima = dict.fromkeys(TICKETS, 0)
@@ -111,7 +112,11 @@ def main() -> None:
             defaults.append(full.best.points)
             proofs[k] += full.proven
             # the optimum from the exhaustive search alone (a one-world beam), whatever the default search did
-            optimum = best_moves(position, tickets=k, answer=Limit(nodes=1), limit=Limit(time=args.long))
+            optimum, _, long_cpu = _clocked(functools.partial(best_moves, position, tickets=k, answer=Limit(nodes=1),
+                                                              limit=Limit(time=args.long)))
+            # a CPU-time view of the proof rate, less inflated by other load: the answer's CPU plus the
+            # exhaustive search's (its stages from scratch) within the time limit
+            cpu_proofs[k] += optimum.proven and used + long_cpu <= args.time_limit
             if optimum.proven:
                 optima[k] += 1
                 agree[k] += quick.best.points == optimum.best.points
@@ -130,7 +135,8 @@ def main() -> None:
         print(_line(f"answer CPU, {k} ticket{'s' * (k != 1)}", cpu[k]))
     for k in TICKETS:
         print(f"{k} ticket{'s' * (k != 1)}: proven within {args.time_limit:g} s {proofs[k]}/{n} "
-              f"({100 * proofs[k] / n:.0f} %); answer = proven optimum {agree[k]}/{optima[k]} "
+              f"({100 * proofs[k] / n:.0f} %), within {args.time_limit:g} s of CPU {cpu_proofs[k]}/{n} "
+              f"({100 * cpu_proofs[k] / n:.0f} %); answer = proven optimum {agree[k]}/{optima[k]} "
               f"({100 * agree[k] / max(1, optima[k]):.0f} %); answer cut short by its clock {cut[k]}/{n}")
     print(f"fewer points with more tickets: answers {worse['answers']}/{n}, default search "
           f"{worse['default search']}/{n}")

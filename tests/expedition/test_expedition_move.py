@@ -237,3 +237,30 @@ def test_the_proof_stages_share_one_memo_without_changing_an_optimum() -> None:
         a, b = shared.solve(shared.root(position)), fresh.solve(fresh.root(position))
         assert not shared.stopped and not fresh.stopped and a is not None and b is not None
         assert (a.gain, a.texts) == (b.gain, b.texts)
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow])
+@given(st.integers(0, 10_000), st.integers(0, 2))
+def test_the_default_answer_is_a_legal_move_no_better_than_a_plain_enumeration(seed: int, tickets: int) -> None:
+    rng = random.Random(seed)
+    position = random_position(rng, turns=rng.randint(0, 30))
+    try:
+        plain = best_value(position, tickets=tickets, limit=3_000)
+    except RuntimeError:
+        assume(False)
+        return
+    found = best_moves(position, tickets=tickets, limit=NO_PROOF)
+    assume(not found.cut_short)
+    _replays(position, found.best)
+    assert found.best.value <= plain
+    if found.proven:  # an exact beam
+        assert found.best.value == plain
+
+
+@pytest.mark.slow
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow])
+@given(st.integers(0, 10_000))
+def test_the_staged_proof_with_two_tickets_equals_a_plain_enumeration(seed: int) -> None:
+    # stages 0, 1, 2 over one memo (the plain enumeration with 2 tickets is too slow for the quick lane)
+    rng = random.Random(seed)
+    _agrees(random_position(rng, turns=rng.randint(0, 30)), 2, 2_000)
