@@ -84,6 +84,12 @@ def better(a: tuple[Gain, tuple[str, ...]], b: tuple[Gain, tuple[str, ...]]) -> 
     return a[0] > b[0] or (a[0] == b[0] and a[1] < b[1])
 
 
+@functools.cache
+def _links_of() -> tuple[int, ...]:
+    """Per spot, the mask of its links."""
+    return tuple(functools.reduce(lambda m, pair: m | 1 << pair[1], ways, 0) for ways in load_board().adjacent)
+
+
 @dataclass(slots=True)
 class Search:
     rules: Rules
@@ -97,7 +103,7 @@ class Search:
     blue: tuple[bool, ...] = field(default_factory=lambda: kind_flags(SpotKind.BLUE))
     red: tuple[bool, ...] = field(default_factory=lambda: kind_flags(SpotKind.RED))
     start: int = field(default_factory=lambda: load_board().start_index)
-    links_of: tuple[int, ...] = field(default_factory=lambda: _links_of())
+    links_of: tuple[int, ...] = field(default_factory=_links_of)
     """Per spot, the mask of its links."""
     canonical: bool = True
     """Whether :meth:`trim` canonicalises worlds (off only for the test that it changes nothing)."""
@@ -148,24 +154,17 @@ class Search:
             return world, 0, 0
         mine = theirs = 0
         hand, tokens, common, held, orphans = world.hand, world.tokens, world.common, world.held, world.orphans
-        if hand & bit:
-            mine += 2
-            hand &= ~bit
-            if tokens & bit:
-                mine += 2
-                tokens &= ~bit
-        elif tokens & bit and self.rules.orphans_recover:
-            mine += 2
-            tokens &= ~bit
+        recover = self.rules.orphans_recover
+        if hand & bit:  # my card, doubled by my token
+            mine, hand, tokens = (4 if tokens & bit else 2), hand & ~bit, tokens & ~bit
+        elif tokens & bit and recover:
+            mine, tokens = 2, tokens & ~bit
         if common & bit:
-            mine += 1
-            common &= ~bit
-        if held & bit:
-            theirs += 4
-            held &= ~bit
-        elif orphans & bit and self.rules.orphans_recover:
-            theirs += 2
-            orphans &= ~bit
+            mine, common = mine + 1, common & ~bit
+        if held & bit:  # an opponent's token on a card in their hand
+            theirs, held = 4, held & ~bit
+        elif orphans & bit and recover:
+            theirs, orphans = 2, orphans & ~bit
         if not (mine or theirs):
             return world, 0, 0
         w = world
@@ -367,11 +366,6 @@ class Search:
 
 def wins(a: Result, b: Result | None) -> bool:
     return b is None or a.gain > b.gain or (a.gain == b.gain and a.texts < b.texts)
-
-
-@functools.cache
-def _links_of() -> tuple[int, ...]:
-    return tuple(functools.reduce(lambda m, pair: m | 1 << pair[1], ways, 0) for ways in load_board().adjacent)
 
 
 def delta(action: Fast, mine: int, theirs: int) -> Gain:
