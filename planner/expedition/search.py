@@ -103,11 +103,13 @@ def best_moves(position: Position, *, tickets: int = TICKETS_PER_TURN, alternati
 
     Answer, then prove: widening beams answer within ``answer`` (one per ticket count j ≤ ``tickets``, since a move
     with fewer tickets is a move with more: the answer is the best over them); the exhaustive search then runs for
-    the rest of ``limit`` (counted from the start, time or nodes), and its move, when it finishes, is proven and
-    replaces the beams'. A node ``answer`` gives each beam that many worlds, whatever ``tickets`` is, so a larger
-    ``tickets`` never answers fewer points (the default, :data:`DEFAULT_ANSWER_LIMIT`); its time, if any, is then
-    only a safety net over all the beams (``cut_short`` when it fires). A time-only ``answer`` is shared out:
-    beam j may run until (j + 1) / (tickets + 1) of it. A node ``limit`` gives the exhaustive search that many.
+    the rest of ``limit`` (counted from the start, time or nodes) in stages of j = 0..``tickets`` over one memo
+    (:func:`_prove`), and its move, when the last stage finishes, is proven and replaces the beams'. A node
+    ``answer`` gives each beam that many worlds, whatever ``tickets`` is, so a larger ``tickets`` never answers
+    fewer points (the default, :data:`DEFAULT_ANSWER_LIMIT`); its time, if any, is then only a safety net over all
+    the beams (``cut_short`` when it fires). A time-only ``answer`` is shared out: beam j may run until
+    (j + 1) / (tickets + 1) of it. A node ``limit`` gives the stages that many in all; with node budgets for both,
+    the call repeats the call with ``tickets - 1`` before its own work, so it never reports fewer points.
 
     Raises:
         ValueError: ``tickets`` is not 0, 1 or 2.
