@@ -235,10 +235,12 @@ def fewest_arrows(expedition: Expedition, targets: Iterable[str]) -> dict[str, i
 
 
 # -- turns ----------------------------------------------------------------------------------------------------------
-def _turn_labels(visited: int, used: int, t: Tables) -> tuple[list[int], list[int], list[int], list[int], list[int]]:
-    """Per spot the two cheapest costs of standing there after a restart (new spots only, a new non-blue spot costs
-    1), with distinct first links, and the arrows of each way: (cost, first link, second cost, arrows, second
-    arrows)."""
+def _turn_labels(visited: int, used: int, t: Tables, cap: int
+                 ) -> tuple[list[int], list[int], list[int], list[int], list[int]]:
+    """Per spot the two cheapest costs up to ``cap`` of standing there after a restart (new spots only, a new
+    non-blue spot costs 1), with distinct first links, and the arrows of each way: (cost, first link, second cost,
+    arrows, second arrows). Costs above ``cap`` stay INF: costs never fall along a way, so no label within ``cap``
+    rests on one above it, and the caller can use none above it (the horizon)."""
     n = t.spots
     c1, f1, a1, c2, f2, a2 = [INF] * n, [-2] * n, [0] * n, [INF] * n, [-2] * n, [0] * n
     queue: deque[tuple[int, int, int, int]] = deque()
@@ -256,6 +258,8 @@ def _turn_labels(visited: int, used: int, t: Tables) -> tuple[list[int], list[in
                 continue
             step = cost[nxt]
             w = value + step
+            if w > cap:
+                continue
             ff = link if first == -1 else first
             if ff == f1[nxt]:
                 if w >= c1[nxt]:
@@ -359,7 +363,7 @@ class _TurnSearch:
                     s + (other_inner & ~inner & t.blue_links).bit_count() <= farmed:
                 return
         restarts.append((visited, inner, farmed, peak))
-        c1, f1, c2, a1, a2 = _turn_labels(visited, used, t)
+        c1, f1, c2, a1, a2 = _turn_labels(visited, used, t, room - farmed)  # _record keeps only turns in the horizon
         for target in self.targets:
             for y, link in t.adjacent[target]:
                 if used >> link & 1:

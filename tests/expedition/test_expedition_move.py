@@ -7,14 +7,15 @@ import random
 import pytest
 from exbrute import best_value
 from exhelp import table
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 
 from planner.common.limits import Budget, Limit, Status
 from planner.expedition.generate import random_position
 from planner.expedition.position import Position
-from planner.expedition.search import Move, MoveSearch, _Result, _Search, _world, best_moves
+from planner.expedition.search import Move, MoveSearch, best_moves
 from planner.expedition.turn import verify
+from planner.expedition.worlds import Result, Search
 
 
 def _exact(position: Position, tickets: int) -> MoveSearch:
@@ -142,11 +143,11 @@ class _TooBig(Exception):
     """The search hit its node limit."""
 
 
-def _raw_and_canonical(position: Position, tickets: int) -> tuple[_Search, _Search]:
-    searches: list[tuple[_Search, _Result]] = []
+def _raw_and_canonical(position: Position, tickets: int) -> tuple[Search, Search]:
+    searches: list[tuple[Search, Result]] = []
     for canonical in (False, True):
-        search = _Search(position.rules, tickets, Budget(Limit(nodes=12_000)), canonical=canonical)
-        best = search.solve(search.trim(_world(position)))
+        search = Search(position.rules, tickets, Budget(Limit(nodes=12_000)), canonical=canonical)
+        best = search.solve(search.root(position))
         if search.stopped:
             raise _TooBig
         assert best is not None
@@ -209,3 +210,57 @@ def test_an_answer_cut_short_by_its_clock_says_so() -> None:
     assert found.cut_short
     _replays(position, found.best)
     assert not best_moves(position, tickets=2, answer=Limit(nodes=50), limit=Limit(nodes=1_000)).cut_short
+
+
+# -- monotone full search: answer and proof, under node budgets ----------------------------------------------------
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 10_000))
+@example(22)  # before the proof ran in stages, 1 ticket reported 9 points here, 0 tickets 13 (answer 50, limit 2000)
+def test_more_tickets_never_report_fewer_points_from_answer_and_proof(seed: int) -> None:
+    rng = random.Random(seed)
+    position = random_position(rng, turns=rng.randint(5, 35))
+    found = [best_moves(position, tickets=k, answer=Limit(nodes=50), limit=Limit(nodes=2_000)) for k in range(3)]
+    for search in found:
+        _replays(position, search.best)
+    assert found[0].best.points <= found[1].best.points <= found[2].best.points, [str(f.best) for f in found]
+    for fewer, more in zip(found, found[1:], strict=False):
+        assert more.searched >= fewer.searched or more.proven  # the call with k runs the call with k - 1's stages
+
+
+def test_the_proof_stages_share_one_memo_without_changing_an_optimum() -> None:
+    # each stage's optimum (allowance 0, 1, 2 in one memo) equals a fresh search with that allowance alone
+    position = random_position(random.Random(2), turns=20)  # 13,455 worlds with 2 tickets
+    memo: dict[object, object] = {}
+    for tickets in range(3):
+        shared = Search(position.rules, tickets, Budget(Limit(nodes=200_000)), memo=memo)  # type: ignore[arg-type]
+        fresh = Search(position.rules, tickets, Budget(Limit(nodes=200_000)))
+        a, b = shared.solve(shared.root(position)), fresh.solve(fresh.root(position))
+        assert not shared.stopped and not fresh.stopped and a is not None and b is not None
+        assert (a.gain, a.texts) == (b.gain, b.texts)
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow])
+@given(st.integers(0, 10_000), st.integers(0, 2))
+def test_the_default_answer_is_a_legal_move_no_better_than_a_plain_enumeration(seed: int, tickets: int) -> None:
+    rng = random.Random(seed)
+    position = random_position(rng, turns=rng.randint(0, 30))
+    try:
+        plain = best_value(position, tickets=tickets, limit=3_000)
+    except RuntimeError:
+        assume(False)
+        return
+    found = best_moves(position, tickets=tickets, limit=NO_PROOF)
+    assume(not found.cut_short)
+    _replays(position, found.best)
+    assert found.best.value <= plain
+    if found.proven:  # an exact beam
+        assert found.best.value == plain
+
+
+@pytest.mark.slow
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow])
+@given(st.integers(0, 10_000))
+def test_the_staged_proof_with_two_tickets_equals_a_plain_enumeration(seed: int) -> None:
+    # stages 0, 1, 2 over one memo (the plain enumeration with 2 tickets is too slow for the quick lane)
+    rng = random.Random(seed)
+    _agrees(random_position(rng, turns=rng.randint(0, 30)), 2, 2_000)
