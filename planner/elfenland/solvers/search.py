@@ -33,6 +33,7 @@ Modelling assumptions (guarded by the solver-agreement tests):
 from __future__ import annotations
 
 import functools
+import itertools
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -61,6 +62,8 @@ from planner.elfenland.solvers.common import Move, Solution, assemble
 _NO_LIMIT = 1 << 62
 _ANY = -1
 """In the bound's ways into a town: a caravan's (any cards), where the others name their card's field."""
+_CARD_FIELDS = (1 << SUPPLY) - 1
+"""The card counts' and the budget's fields of packed cards (not the supply's)."""
 _PLACED_BITS = 3
 """Bits per road in the placed-roads integer: 0 for none, else 1 + the index of the counter placed there."""
 
@@ -109,7 +112,12 @@ def _cheapest_steps() -> tuple[tuple[int | None, ...], int]:
     return counters, min(rafts, default=_NO_LIMIT)
 
 
-def _steps(costs: tuple[int, ...], cards: int) -> int:
+def _affordable(costs: list[int], size: int) -> tuple[tuple[int, ...], ...]:
+    """For each number of cards ``0..size``: the steps of ``costs`` (cheapest first) that many cards pay for."""
+    return tuple(tuple(costs[:_steps(costs, cards)]) for cards in range(size + 1))
+
+
+def _steps(costs: tuple[int, ...] | list[int], cards: int) -> int:
     """How many of the steps ``costs`` (cheapest first) ``cards`` pay for at most."""
     steps = 0
     for cost in costs:
@@ -241,28 +249,38 @@ class _Search:
                 mine[i] += [least] * n
         self.board_counters = sum(len(costs) for costs in on_board)
         self.board_by_card = tuple((i * WIDTH, tuple(sorted(c))) for i, c in enumerate(on_board) if c)
-        self.by_card = tuple((i * WIDTH, tuple(sorted(c))) for i, c in enumerate(mine) if c)
+        size = len(position.hand)
+        # Per type, for each number of its cards up to the hand's: the cheapest steps they pay (no sum per node).
+        self.by_card = tuple((i * WIDTH, _affordable(sorted(c), size)) for i, c in enumerate(mine) if c)
         self.raft_least = rafts
+        self.rafts_by_cards = tuple((rafts,) * (n // rafts) for n in range(size + 1))
+        self.by_cards_seen: dict[int, tuple[int, tuple[int, ...]]] = {}
+        """:meth:`_by_cards` of the card fields met so far (most states share their cards with others)."""
         self.caravan_least = position.rules.caravan_cost(1, obstacle=False)
         # A road gives at most one new town (both its ends are visited once travelled), except a way back to a
         # start town still to collect: one town more.
         self.start_slack = 1 if self.bit[self.start] else 0
 
-    def _by_cards(self, cards: int) -> tuple[int, list[int]]:
-        """At most how many more towns the cards pay for, and the costs of the steps into them that matching
-        cards or rafts may pay, cheapest first: a step into a new town pays a counter (on a road of its own, so
-        per type at most the cheapest roads its cards pay for), a raft, or a caravan (at least
-        ``caravan_least`` of the budget, which shares what is left)."""
+    def _by_cards(self, cards: int) -> tuple[int, tuple[int, ...]]:
+        """At most how many more towns the cards pay for, and the running totals of the costs of the steps into
+        them that matching cards or rafts may pay, cheapest first (``totals[k]``: the ``k`` cheapest): a step into a
+        new town pays a counter (on a road of its own, so per type at most the cheapest roads its cards pay for), a
+        raft, or a caravan (at least ``caravan_least`` of the budget, which shares what is left)."""
+        key = cards & _CARD_FIELDS
+        known = self.by_cards_seen.get(key)
+        if known is not None:
+            return known
         s = (cards >> BUDGET) & FIELD
-        steps = [self.raft_least] * (((cards >> (RAFT * WIDTH)) & FIELD) // self.raft_least)
+        steps = [*self.rafts_by_cards[(cards >> (RAFT * WIDTH)) & FIELD]]
         steps += [1] * self.start_slack
-        for shift, costs in self.by_card:
-            steps += costs[:_steps(costs, (cards >> shift) & FIELD)]
+        for shift, affordable in self.by_card:
+            steps += affordable[(cards >> shift) & FIELD]
         steps.sort()
+        totals = (0, *itertools.accumulate(steps))
         matched = len(steps)
-        if matched >= s:
-            return s, steps
-        return matched + (s - matched) // self.caravan_least, steps
+        most = s if matched >= s else matched + (s - matched) // self.caravan_least
+        known = self.by_cards_seen[key] = (most, totals)
+        return known
 
     def _placements_needed(self, cards: int, towns: int, budget: int, start_open: bool) -> int:
         """At least how many more counters a route from this state places to collect ``towns`` more with at most
@@ -300,7 +318,7 @@ class _Search:
                 left &= ~towns
         # Towns worth counting: all, or only up to the ceiling (no route scores above it).
         wanted = total if self.ceiling is None else min(total, max(0, self.ceiling - new))
-        most, steps = self._by_cards(cards)
+        most, totals = self._by_cards(cards)
         wanted = min(wanted, most)
         extra, budget, needed = 0, s, 0
         if wanted and not self.near[town] & ~mask:
@@ -318,8 +336,8 @@ class _Search:
         top = new + extra if self.ceiling is None else min(new + extra, self.ceiling)
         # The cheapest steps matching cards and rafts may pay, and caravans for the towns beyond them.
         if extra:
-            paid = min(extra, len(steps))
-            needed = max(needed, sum(steps[:paid]) + (extra - paid) * self.caravan_least)
+            paid = min(extra, len(totals) - 1)
+            needed = max(needed, totals[paid] + (extra - paid) * self.caravan_least)
         return top, needed
 
     def _prunable(self, town: int, new: int, mask: int, cards: int, placements: int) -> bool:
