@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+import operator
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -61,7 +62,7 @@ from planner.elfenland.solvers.common import Move, Solution, assemble
 
 _NO_LIMIT = 1 << 62
 _ANY = -1
-"""In the bound's ways into a town: a caravan's (any cards), where the others name their card's field."""
+"""In the bound's ways into a town: a caravan's (any cards; its Way.shift), where the others name their card's field."""
 _CARD_FIELDS = (1 << SUPPLY) - 1
 """The card counts' and the budget's fields of packed cards (not the supply's)."""
 _PLACED_BITS = 3
@@ -81,8 +82,8 @@ caravan, its exact cards are chosen at the end), the marks added to the placed-r
 counter (0 or 1), and the way."""
 
 
-def _price(option: _Option) -> int:
-    return option[1].count
+def _count(way: Way) -> int:
+    return way.count
 
 
 def _entry_price(entry: _Entry) -> int:
@@ -123,9 +124,17 @@ def _cheapest_steps() -> tuple[tuple[int | None, ...], int]:
     return counters, min(rafts, default=_NO_LIMIT)
 
 
-def _affordable(costs: list[int], size: int) -> tuple[tuple[int, ...], ...]:
-    """For each number of cards ``0..size``: the steps of ``costs`` (cheapest first) that many cards pay for."""
-    return tuple(tuple(costs[:_steps(costs, cards)]) for cards in range(size + 1))
+@functools.lru_cache(maxsize=1024)
+def _affordable(costs: tuple[int, ...], size: int) -> tuple[tuple[int, ...], ...]:
+    """For each number of cards ``0..size``: the steps of ``costs`` (cheapest first) that many cards pay for
+    (cached: boards repeat their costs, e.g. three 1-card roads and a 2-card one of a type)."""
+    return tuple(costs[:_steps(costs, cards)] for cards in range(size + 1))
+
+
+@functools.lru_cache(maxsize=64)
+def _rafts(least: int, size: int) -> tuple[tuple[int, ...], ...]:
+    """For each number of raft cards ``0..size``: the crossings they pay for at ``least`` cards each."""
+    return tuple((least,) * (cards // least) for cards in range(size + 1))
 
 
 def _steps(costs: tuple[int, ...] | list[int], cards: int) -> int:
@@ -180,43 +189,36 @@ class _Search:
         ways = board_ways(position.tiles, position.rules)
         hand = position.hand.counts
         # Cheapest first (a stable sort: the board's order among equals), so the walk needs no sort per node.
-        self.options: list[list[_Option]] = [
-            sorted([(index[w.to], w, 0) for w in ways[code]
-                    if w.count <= size and (w.card is None or w.count <= hand[w.card])], key=_price)
+        self.entries = [tuple(self._entry(index[w.to], w, 0) for w in sorted(
+            [w for w in ways[code] if w.count <= size and (w.card is None or w.count <= hand[w.card])], key=_count))
             for code in self.codes]
-        self.entries = [tuple(self._entry(to, w, marks) for to, w, marks in opts) for opts in self.options]
         # Empty roads the supply could open, per town.
         supply = position.supply.counts[:len(COUNTER_TRANSPORTS)] if joint else (0,) * len(COUNTER_TRANSPORTS)
         self.joint = any(supply)
         self.empty: list[list[_EmptyRoad]] = [[] for _ in self.codes]
         if self.joint:
             self._add_empty_roads(position, index, tiles, supply, size)
-        # Ways into each collectable town, cheapest first, for the bound (placements counted as if unlimited).
-        reach = [[*opts, *((e[0], e[8], e[6]) for road in self.empty[i] for ways in road.fresh.values() for e in ways)]
-                 for i, opts in enumerate(self.options)]
-        into: dict[int, set[tuple[int, int]]] = {}
-        for opts in reach:
-            for to, w, _ in opts:
-                if self.bit[to]:
-                    into.setdefault(to, set()).add((_ANY if w.card is None else w.card * WIDTH, w.count))
-        # By price, cheapest first: the towns each card field (or a caravan's any cards) enters at that price.
+        # For the bound, from the ways out of each town (placements counted as if unlimited): by price, the towns
+        # each card field (or a caravan's any cards: field -1) enters at that price; the collectable towns one step
+        # away and the cheapest step.
         levels: dict[int, dict[int, int]] = {}
-        for to, entries in into.items():
-            for shift, count in entries:
-                towns = levels.setdefault(count, {})
-                towns[shift] = towns.get(shift, 0) | self.bit[to]
+        self.near = [0] * len(self.codes)
+        self.transit = [0] * len(self.codes)
+        for i, entries in enumerate(self.entries):
+            reach = [*entries, *(e for road in self.empty[i] for fresh in road.fresh.values() for e in fresh)]
+            near = 0
+            for _, bit, count, shift, *_ in reach:
+                if bit:
+                    near |= bit
+                    towns = levels.setdefault(count, {})
+                    towns[shift] = towns.get(shift, 0) | bit
+            self.near[i] = near
+            self.transit[i] = min((e[2] for e in reach), default=0)
         self.levels = [(count, levels[count].get(_ANY, 0),
                         tuple((shift, towns) for shift, towns in levels[count].items() if shift != _ANY))
                        for count in sorted(levels)]
         """Per price, cheapest first: the towns a caravan enters at it, and those each card field enters at it."""
-        self.enterable = sum(self.bit[to] for to in into)
-        # Collectable towns one step away, and the cheapest step, per town.
-        self.near = [0] * len(self.codes)
-        self.transit = [0] * len(self.codes)
-        for i, opts in enumerate(reach):
-            for to, _, _ in opts:
-                self.near[i] |= self.bit[to]
-            self.transit[i] = min((w.count for _, w, _ in opts), default=0)
+        self.enterable = functools.reduce(operator.or_, self.near, 0)
         self.start = index[position.at]
         self._card_bound(position, supply)
         self.size = size
@@ -237,6 +239,11 @@ class _Search:
         self.nodes = 0
         self.ceiling: int | None = None
         """The latest proven upper bound on the score from elsewhere (CP-SAT's), or None."""
+
+    @functools.cached_property
+    def options(self) -> list[list[_Option]]:
+        """The ways out of each town, cheapest first, as (town index, way, placed-roads marks)."""
+        return [[(e[0], e[8], e[6]) for e in entries] for entries in self.entries]
 
     def _entry(self, to: int, way: Way, marks: int) -> _Entry:
         return (to, self.bit[to], way.count, way.shift, way.delta, (way, way.paid), marks,
@@ -285,9 +292,9 @@ class _Search:
         self.board_by_card = tuple((i * WIDTH, tuple(sorted(c))) for i, c in enumerate(on_board) if c)
         size = len(position.hand)
         # Per type, for each number of its cards up to the hand's: the cheapest steps they pay (no sum per node).
-        self.by_card = tuple((i * WIDTH, _affordable(sorted(c), size)) for i, c in enumerate(mine) if c)
+        self.by_card = tuple((i * WIDTH, _affordable(tuple(sorted(c)), size)) for i, c in enumerate(mine) if c)
         self.raft_least = rafts
-        self.rafts_by_cards = tuple((rafts,) * (n // rafts) for n in range(size + 1))
+        self.rafts_by_cards = _rafts(rafts, size)
         self.by_cards_seen: dict[int, tuple[int, tuple[int, ...], tuple[tuple[int, int], ...]]] = {}
         """:meth:`_by_cards` of the card fields met so far (most states share their cards with others)."""
         self.caravan_least = position.rules.caravan_cost(1, obstacle=False)
