@@ -353,42 +353,50 @@ class _Search:
 
     def _optimistic(self, town: int, new: int, mask: int, cards: int) -> tuple[int, int]:
         """The most points any route on from this state can reach, and the fewest cards it then pays on top."""
-        s = (cards >> BUDGET) & FIELD
-        # Each uncollected town at the cheapest price the cards left can pay into it: how many at each price.
         most, totals, levels = self._by_cards(cards)
+        # Towns worth counting: as many as the cards pay for, and no more than the ceiling (no route scores above).
+        ceiling = self.ceiling
+        wanted = most if ceiling is None else min(most, max(0, ceiling - new))
+        # Each uncollected town at the cheapest price the cards left can pay into it, the cheapest first, as many
+        # as are wanted and the budget pays for (one pass: a price's towns are taken before the next is looked at).
         left = self.enterable & ~mask
-        priced = []
-        total = 0
+        extra, needed, budget = 0, 0, (cards >> BUDGET) & FIELD
+        first = True
         for count, towns in levels:
             if not left:
                 break
             towns &= left
-            if towns:
-                n = towns.bit_count()
-                priced.append((count, n))
-                total += n
-                left &= ~towns
-        # Towns worth counting: all, or only up to the ceiling (no route scores above it).
-        wanted = total if self.ceiling is None else min(total, max(0, self.ceiling - new))
-        wanted = min(wanted, most)
-        extra, budget, needed = 0, s, 0
-        if wanted and not self.near[town] & ~mask:
-            # No uncollected town is one step away: a step that collects nothing comes first.
-            budget -= self.transit[town]
-            needed += self.transit[town]
-        for count, n in priced:
-            # The cheapest first, as many as are wanted and the budget pays for.
-            taken = min(n, wanted - extra, max(0, budget // count))
+            if not towns:
+                continue
+            if first:
+                first = False
+                if not wanted:
+                    break
+                if not self.near[town] & ~mask:
+                    # No uncollected town is one step away: a step that collects nothing comes first.
+                    budget -= self.transit[town]
+                    needed += self.transit[town]
+            left &= ~towns
+            n = towns.bit_count()
+            taken = wanted - extra
+            if n < taken:
+                taken = n
+            if budget < taken * count:
+                taken = budget // count if budget > 0 else 0
             extra += taken
             budget -= taken * count
             needed += taken * count
             if taken < n:
                 break
-        top = new + extra if self.ceiling is None else min(new + extra, self.ceiling)
+        top = new + extra if ceiling is None or new + extra < ceiling else ceiling
         # The cheapest steps matching cards and rafts may pay, and caravans for the towns beyond them.
         if extra:
-            paid = min(extra, len(totals) - 1)
-            needed = max(needed, totals[paid] + (extra - paid) * self.caravan_least)
+            paid = len(totals) - 1
+            if extra < paid:
+                paid = extra
+            paying = totals[paid] + (extra - paid) * self.caravan_least
+            if paying > needed:
+                needed = paying
         return top, needed
 
     def _prunable(self, town: int, new: int, mask: int, cards: int, placements: int) -> bool:
@@ -476,7 +484,8 @@ class _Search:
         if s == 0:
             return
         # The cheap bound of _prunable here, the full one only when it does not prune.
-        if (new + min(s, (self.enterable & ~mask).bit_count()) < self.threshold[0]
+        enterable = (self.enterable & ~mask).bit_count()
+        if (new + (s if s < enterable else enterable) < self.threshold[0]
                 or self._bounded(town, new, mask, cards, placements)):
             return
         # Children in the order: collecting a town first, then the cheapest, then the board's order (the entries
