@@ -27,13 +27,21 @@ from planner.common.threads import POLL
 T = TypeVar("T")
 R = TypeVar("R")
 
-__all__ = ["FORK_START", "SERVER_START", "idle_cores", "ordered_map", "start_seconds", "workers_for"]
+__all__ = ["FORK_START", "SERVER_START", "chunk_size", "idle_cores", "ordered_map", "start_seconds", "workers_for"]
 
 FORK_START = 0.02
 """Seconds to start one forked worker and hand it its first item (measured: 5-15 ms on an idle machine)."""
 
 SERVER_START = 0.5
 """Seconds before workers from a fork server answer: the server starts Python and loads the planner first."""
+
+CHUNKS_PER_WORKER = 8
+"""Items travel to the workers in chunks, about this many per worker (each chunk one message each way instead of
+one per item: a position is solved in about a millisecond, as long as handing it over), so that a worker left with
+the last chunk does not hold the batch up for long."""
+
+MAX_CHUNK = 32
+"""The most items in one chunk: the first answers are not held back for long."""
 
 GAIN = 0.85
 """A batch takes another worker only if its estimated time falls below this share of the time without it."""
@@ -94,8 +102,14 @@ def _worker_init(stop: Any) -> None:
     _worker_stop = stop
 
 
-def _call(fn: Callable[[T, StopLike | None], R], item: T) -> R:
-    return fn(item, _worker_stop)
+def _call(fn: Callable[[T, StopLike | None], R], chunk: list[T]) -> list[R]:
+    return [fn(item, _worker_stop) for item in chunk]
+
+
+def chunk_size(items: int, workers: int) -> int:
+    """How many of ``items`` travel to a worker together when ``workers`` share them (see
+    :data:`CHUNKS_PER_WORKER`, :data:`MAX_CHUNK`)."""
+    return max(1, min(MAX_CHUNK, items // (workers * CHUNKS_PER_WORKER)))
 
 
 def _context(fn: Callable[..., Any]) -> Any:
@@ -119,7 +133,8 @@ def ordered_map(fn: Callable[[T, StopLike | None], R], items: Iterable[T], *, jo
                 stop: StopLike | None = None) -> Iterator[R]:
     """``fn(item, stop)`` for each item, in order, in up to ``jobs`` processes (here when ``jobs`` is 1 or there is
     one item). ``fn`` must be a module-level function and the items picklable; ``stop`` (another thread's) reaches
-    the workers as the ``stop`` they are given.
+    the workers as the ``stop`` they are given. Items travel to the workers in chunks (:func:`chunk_size`), and a
+    chunk's results come back together.
     """
     todo = list(items)
     if jobs <= 1 or len(todo) <= 1:
@@ -131,19 +146,21 @@ def ordered_map(fn: Callable[[T, StopLike | None], R], items: Iterable[T], *, jo
 
     context = _context(fn)
     shared = context.Event()
-    pool = ProcessPoolExecutor(max_workers=min(jobs, len(todo)), mp_context=context, initializer=_worker_init,
+    workers = min(jobs, len(todo))
+    size = chunk_size(len(todo), workers)
+    pool = ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_worker_init,
                                initargs=(shared,))
     done = 0
     try:
-        futures = [pool.submit(_call, fn, item) for item in todo]
+        futures = [pool.submit(_call, fn, todo[i:i + size]) for i in range(0, len(todo), size)]
         for future in futures:
             while not future.done():
                 if stop is not None and stop.is_set():
                     shared.set()
                 wait([future], timeout=POLL * 5)
-            result = future.result()
-            done += 1
-            yield result
+            for result in future.result():
+                done += 1
+                yield result
     except BrokenProcessPool:
         for item in todo[done:]:
             yield fn(item, stop)

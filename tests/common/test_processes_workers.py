@@ -71,3 +71,15 @@ def test_workers_come_from_a_fork_server_while_another_thread_runs() -> None:
     finally:
         release.set()
         waiting.join()
+
+
+def test_items_travel_in_chunks_of_about_an_eighth_of_a_workers_share() -> None:
+    assert processes.chunk_size(300, 2) == 300 // 16 == 18
+    assert processes.chunk_size(10, 2) == 1  # a small batch goes item by item
+    assert processes.chunk_size(10_000, 2) == processes.MAX_CHUNK
+
+
+def test_chunked_items_keep_their_order_across_chunk_ends() -> None:
+    # 150 items on 2 workers: chunks of 9, the last one short
+    assert processes.chunk_size(150, 2) == 9
+    assert list(ordered_map(_square, range(150), jobs=2)) == [i * i for i in range(150)]
