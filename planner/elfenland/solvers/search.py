@@ -205,15 +205,17 @@ class _Search:
         self.near = [0] * len(self.codes)
         self.transit = [0] * len(self.codes)
         for i, entries in enumerate(self.entries):
-            reach = [*entries, *(e for road in self.empty[i] for fresh in road.fresh.values() for e in fresh)]
+            reach = entries if not self.empty[i] else [
+                *entries, *(e for road in self.empty[i] for fresh in road.fresh.values() for e in fresh)]
             near = 0
-            for _, bit, count, shift, *_ in reach:
+            for entry in reach:
+                bit = entry[1]
                 if bit:
                     near |= bit
-                    towns = levels.setdefault(count, {})
-                    towns[shift] = towns.get(shift, 0) | bit
+                    towns = levels.setdefault(entry[2], {})
+                    towns[entry[3]] = towns.get(entry[3], 0) | bit
             self.near[i] = near
-            self.transit[i] = min((e[2] for e in reach), default=0)
+            self.transit[i] = min(entry[2] for entry in reach) if reach else 0
         self.levels = [(count, levels[count].get(_ANY, 0),
                         tuple((shift, towns) for shift, towns in levels[count].items() if shift != _ANY))
                        for count in sorted(levels)]
