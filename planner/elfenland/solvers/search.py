@@ -137,7 +137,7 @@ def _rafts(least: int, size: int) -> tuple[tuple[int, ...], ...]:
     return tuple((least,) * (cards // least) for cards in range(size + 1))
 
 
-def _steps(costs: tuple[int, ...] | list[int], cards: int) -> int:
+def _steps(costs: tuple[int, ...], cards: int) -> int:
     """How many of the steps ``costs`` (cheapest first) ``cards`` pay for at most."""
     steps = 0
     for cost in costs:
