@@ -2,17 +2,21 @@
 
     python benchmarks/batch.py                   # every size, 5 repeats each
     python benchmarks/batch.py --sizes 10 300 -r 3
+    python benchmarks/batch.py -r 1 --jobs 2 --quiet 600   # each repeat waits for no other runnable process
 
 A batch is the bundled scenarios (all but the 20-card puzzle, a second's solve on its own) followed by seeded
 random 8-card positions (:func:`planner.elfenland.generate.random_position`), written to a temporary folder. Each
 run is a fresh process, as a player starts it; `--jobs 1` and the default (the planner's own choice of workers)
 alternate within each repeat, so a machine loaded by others weighs on both alike. Prints medians and the ratio
-of all cores to one; nothing here asserts a time.
+of all cores to one; nothing here asserts a time. With ``--quiet SECONDS`` (Linux) every repeat waits, up to that
+long, until no other process is runnable (``/proc/loadavg``), so that on a shared machine the ratio compares the
+cores' work rather than the others' load; the default and ``--jobs N`` then both run, beside ``--jobs 1``.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import resource
 import shutil
@@ -56,33 +60,61 @@ def run(command: list[str]) -> tuple[float, float]:
     return elapsed, after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
 
 
+def wait_for_quiet(seconds: float) -> bool:
+    """Wait until this process is the only runnable one (Linux's ``/proc/loadavg``), at most ``seconds``; whether
+    it came."""
+    deadline = time.monotonic() + seconds
+    while True:
+        with open("/proc/loadavg") as loadavg:
+            runnable = int(loadavg.read().split()[3].split("/")[0])
+        if runnable <= 1:
+            return True
+        if time.monotonic() >= deadline:
+            return False
+        time.sleep(1.0)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", type=int, nargs="+", default=[1, 3, 10, 70, 300])
     parser.add_argument("-r", "--repeats", type=int, default=5)
     parser.add_argument("--seed", type=int, default=2024)
     parser.add_argument("--jobs", type=int, help="time `--jobs N` against `--jobs 1` instead of the default")
+    parser.add_argument("--quiet", type=float, metavar="SECONDS",
+                        help="start each repeat only when no other process is runnable (wait at most SECONDS)")
     args = parser.parse_args(argv)
     command = shutil.which("elfenland")
     if command is None:
         print("elfenland is not on PATH: pip install -e . first", file=sys.stderr)
         return 1
     print(f"elfenland route --json FOLDER, fresh process, median of {args.repeats}; {cores()} cores")
-    print(f"{'positions':>9}  {'--jobs 1':>9}  {'default':>9}  {'default/1':>9}  {'cpu --jobs 1':>12}  "
-          f"{'cpu default':>11}")
     forced = [] if args.jobs is None else ["--jobs", str(args.jobs)]
+    others = {"default": []} if args.jobs is None else {f"--jobs {args.jobs}": forced}
+    if args.quiet is not None and args.jobs is not None:
+        others["default"] = []
+    print(f"{'positions':>9}  {'--jobs 1':>9}  " + "".join(f"{name:>10}  {'ratio':>6}  " for name in others)
+          + f"{'cpu --jobs 1':>12}  " + "".join(f"{'cpu ' + name:>14}  " for name in others)
+          + ("load" if args.quiet is not None else ""))
     with tempfile.TemporaryDirectory() as temp:
         for size in args.sizes:
             folder = Path(temp) / f"batch-{size}"
             write_batch(folder, size, args.seed)
             one: list[tuple[float, float]] = []
-            every: list[tuple[float, float]] = []
+            timed: dict[str, list[tuple[float, float]]] = {name: [] for name in others}
+            loads = []
             for _ in range(args.repeats):
+                if args.quiet is not None and not wait_for_quiet(args.quiet):
+                    print(f"no quiet moment in {args.quiet:g} s: timing anyway", file=sys.stderr)
+                loads.append(os.getloadavg()[0])
                 one.append(run([command, "route", "--json", "--jobs", "1", str(folder)]))
-                every.append(run([command, "route", "--json", *forced, str(folder)]))
-            a, b = (statistics.median(wall for wall, _ in runs) for runs in (one, every))
-            ca, cb = (statistics.median(cpu for _, cpu in runs) for runs in (one, every))
-            print(f"{size:>9}  {a:>8.2f}s  {b:>8.2f}s  {b / a:>9.2f}  {ca:>11.2f}s  {cb:>10.2f}s")
+                for name, extra in others.items():
+                    timed[name].append(run([command, "route", "--json", *extra, str(folder)]))
+            a, ca = (statistics.median(t[i] for t in one) for i in (0, 1))
+            walls = {name: statistics.median(wall for wall, _ in runs) for name, runs in timed.items()}
+            cpus = {name: statistics.median(cpu for _, cpu in runs) for name, runs in timed.items()}
+            print(f"{size:>9}  {a:>8.3f}s  " + "".join(f"{walls[n]:>9.3f}s  {walls[n] / a:>6.2f}  " for n in others)
+                  + f"{ca:>11.3f}s  " + "".join(f"{cpus[n]:>13.3f}s  " for n in others)
+                  + (f"{statistics.median(loads):.1f}" if args.quiet is not None else ""), flush=True)
     return 0
 
 

@@ -15,6 +15,7 @@ loads the work's module once, before it forks the workers. Workers leave Ctrl-C 
 
 from __future__ import annotations
 
+import itertools
 import signal
 import sys
 import threading
@@ -27,13 +28,22 @@ from planner.common.threads import POLL
 T = TypeVar("T")
 R = TypeVar("R")
 
-__all__ = ["FORK_START", "SERVER_START", "idle_cores", "ordered_map", "start_seconds", "workers_for"]
+__all__ = ["FORK_START", "SERVER_START", "chunk_sizes", "idle_cores", "ordered_map", "start_seconds", "workers_for"]
 
 FORK_START = 0.02
 """Seconds to start one forked worker and hand it its first item (measured: 5-15 ms on an idle machine)."""
 
 SERVER_START = 0.5
 """Seconds before workers from a fork server answer: the server starts Python and loads the planner first."""
+
+CHUNKS_PER_WORKER = 4
+"""Items travel to the workers in chunks (each one message each way instead of one per item: a position is solved
+in about a millisecond, about as long as handing it over), each chunk this many times smaller than a worker's share
+of the items still to send: chunks shrink to single items towards the end, so no worker is left with a long last
+chunk while the others wait (guided scheduling)."""
+
+MAX_CHUNK = 32
+"""The most items in one chunk: the first answers are not held back for long."""
 
 GAIN = 0.85
 """A batch takes another worker only if its estimated time falls below this share of the time without it."""
@@ -94,8 +104,20 @@ def _worker_init(stop: Any) -> None:
     _worker_stop = stop
 
 
-def _call(fn: Callable[[T, StopLike | None], R], item: T) -> R:
-    return fn(item, _worker_stop)
+def _call(fn: Callable[[T, StopLike | None], R], chunk: list[T]) -> list[R]:
+    return [fn(item, _worker_stop) for item in chunk]
+
+
+def chunk_sizes(items: int, workers: int) -> list[int]:
+    """How ``items`` travel to ``workers``: the sizes of the chunks in turn (see :data:`CHUNKS_PER_WORKER`,
+    :data:`MAX_CHUNK`)."""
+    sizes = []
+    left = items
+    while left:
+        size = max(1, min(MAX_CHUNK, left // (workers * CHUNKS_PER_WORKER)))
+        sizes.append(size)
+        left -= size
+    return sizes
 
 
 def _context(fn: Callable[..., Any]) -> Any:
@@ -119,7 +141,8 @@ def ordered_map(fn: Callable[[T, StopLike | None], R], items: Iterable[T], *, jo
                 stop: StopLike | None = None) -> Iterator[R]:
     """``fn(item, stop)`` for each item, in order, in up to ``jobs`` processes (here when ``jobs`` is 1 or there is
     one item). ``fn`` must be a module-level function and the items picklable; ``stop`` (another thread's) reaches
-    the workers as the ``stop`` they are given.
+    the workers as the ``stop`` they are given. Items travel to the workers in chunks (:func:`chunk_sizes`), and a
+    chunk's results come back together.
     """
     todo = list(items)
     if jobs <= 1 or len(todo) <= 1:
@@ -131,19 +154,21 @@ def ordered_map(fn: Callable[[T, StopLike | None], R], items: Iterable[T], *, jo
 
     context = _context(fn)
     shared = context.Event()
-    pool = ProcessPoolExecutor(max_workers=min(jobs, len(todo)), mp_context=context, initializer=_worker_init,
+    workers = min(jobs, len(todo))
+    pool = ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_worker_init,
                                initargs=(shared,))
     done = 0
     try:
-        futures = [pool.submit(_call, fn, item) for item in todo]
+        starts = list(itertools.accumulate(chunk_sizes(len(todo), workers), initial=0))
+        futures = [pool.submit(_call, fn, todo[a:b]) for a, b in itertools.pairwise(starts)]
         for future in futures:
             while not future.done():
                 if stop is not None and stop.is_set():
                     shared.set()
                 wait([future], timeout=POLL * 5)
-            result = future.result()
-            done += 1
-            yield result
+            for result in future.result():
+                done += 1
+                yield result
     except BrokenProcessPool:
         for item in todo[done:]:
             yield fn(item, stop)

@@ -178,6 +178,22 @@ def _raft_ways() -> dict[tuple[str, str], Way]:
             for c in load_board().connections.values() if not c.is_road for frm in (c.a, c.b)}
 
 
+@functools.cache
+def _board_order() -> tuple[tuple[str, str, str, Way | None, Way | None], ...]:
+    """The board's connections in its order, as the ways out of each town list them: (id, one end, the other, and
+    for water the raft ways from each end; None for a road)."""
+    rafts = _raft_ways()
+    return tuple((c.id, c.a, c.b, *((rafts[c.id, c.a], rafts[c.id, c.b]) if not c.is_road else (None, None)))
+                 for c in load_board().connections.values())
+
+
+@functools.cache
+def _tile_ways(rules: Rules) -> dict[tuple[str, Transport, bool], tuple[Way, ...]]:
+    """The ways over each road behind each counter (and obstacle) under ``rules``, from one end then the other
+    (empty when the counter cannot travel the road): filled as :func:`board_ways` meets them."""
+    return {}
+
+
 @functools.lru_cache(maxsize=64)
 def board_ways(tiles: tuple[Tile, ...], rules: Rules) -> dict[str, tuple[Way, ...]]:
     """Every way out of every town on a board with these tiles: rafts on water, the counter's cards and a caravan
@@ -188,20 +204,28 @@ def board_ways(tiles: tuple[Tile, ...], rules: Rules) -> dict[str, tuple[Way, ..
     of objects, and the collector's sweeps over them cost a real-game solve 15-20 ms now and then.
     """
     board = load_board()
-    rafts = _raft_ways()
-    priced = _priced(rules)
+    built = _tile_ways(rules)
     tile_of = {t.road: t for t in tiles}
     found: dict[str, list[Way]] = {code: [] for code in board.towns}
-    for c in board.connections.values():
-        if not c.is_road:
-            found[c.a].append(rafts[c.id, c.a])
-            found[c.b].append(rafts[c.id, c.b])
+    for road, a, b, raft_a, raft_b in _board_order():
+        if raft_a is not None and raft_b is not None:
+            found[a].append(raft_a)
+            found[b].append(raft_b)
             continue
-        tile = tile_of.get(c.id)
-        if tile is not None and tile.transport is not None and can_carry(tile.transport, c.terrain):
-            for frm in (c.a, c.b):
-                found[frm].extend(_road_ways(c, frm, tile.transport, rules, obstacle=tile.obstacle, place=False,
-                                             priced=priced))
+        tile = tile_of.get(road)
+        if tile is None or tile.transport is None:
+            continue
+        key = (road, tile.transport, tile.obstacle)
+        ways = built.get(key)
+        if ways is None:
+            c = board.connections[road]
+            ways = built[key] = (
+                (*_road_ways(c, a, tile.transport, rules, obstacle=tile.obstacle, place=False, priced=_priced(rules)),
+                 *_road_ways(c, b, tile.transport, rules, obstacle=tile.obstacle, place=False, priced=_priced(rules)))
+                if can_carry(tile.transport, c.terrain) else ())
+        if ways:
+            found[a] += ways[:2]
+            found[b] += ways[2:]
     return {code: tuple(ways) for code, ways in found.items()}
 
 

@@ -71,3 +71,20 @@ def test_workers_come_from_a_fork_server_while_another_thread_runs() -> None:
     finally:
         release.set()
         waiting.join()
+
+
+def test_items_travel_in_chunks_that_shrink_to_single_items_at_the_end() -> None:
+    sizes = processes.chunk_sizes(300, 2)
+    assert sum(sizes) == 300
+    assert sizes[:3] == [32, 32, 236 // 8]  # an eighth of what is left (at most MAX_CHUNK), then less
+    assert sizes == sorted(sizes, reverse=True)
+    assert sizes[-8:] == [1] * 8  # the last items one by one: no worker is left with a long last chunk
+    assert len(sizes) < 60  # far fewer messages than items
+    assert processes.chunk_sizes(10, 2) == [1] * 10  # a small batch goes item by item
+    assert processes.chunk_sizes(10_000, 2)[0] == processes.MAX_CHUNK
+    assert processes.chunk_sizes(0, 2) == []
+
+
+def test_chunked_items_keep_their_order_across_chunk_ends() -> None:
+    assert processes.chunk_sizes(150, 2)[:2] == [18, 16]
+    assert list(ordered_map(_square, range(150), jobs=2)) == [i * i for i in range(150)]

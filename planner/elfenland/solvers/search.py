@@ -33,6 +33,8 @@ Modelling assumptions (guarded by the solver-agreement tests):
 from __future__ import annotations
 
 import functools
+import itertools
+import operator
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -60,7 +62,9 @@ from planner.elfenland.solvers.common import Move, Solution, assemble
 
 _NO_LIMIT = 1 << 62
 _ANY = -1
-"""In the bound's ways into a town: a caravan's (any cards), where the others name their card's field."""
+"""In the bound's ways into a town: a caravan's (any cards; its Way.shift), where the others name their card's field."""
+_CARD_FIELDS = (1 << SUPPLY) - 1
+"""The card counts' and the budget's fields of packed cards (not the supply's)."""
 _PLACED_BITS = 3
 """Bits per road in the placed-roads integer: 0 for none, else 1 + the index of the counter placed there."""
 
@@ -71,8 +75,19 @@ _Taken = tuple[Way, Hand | None]
 """One step of the walk: the way taken and the exact cards paid (None: a caravan's, chosen at the end)."""
 
 
-def _price(option: _Option) -> int:
-    return option[1].count
+_Entry = tuple[int, int, int, int, int, _Taken, int, int, Way]
+"""An option as the walk reads it, every field it needs at hand: the town's index, its bit, the cards paid, the
+paid card type's field (-1: a caravan's), what paying takes off the packed cards, the step as recorded (for a
+caravan, its exact cards are chosen at the end), the marks added to the placed-roads integer, whether it places a
+counter (0 or 1), and the way."""
+
+
+def _count(way: Way) -> int:
+    return way.count
+
+
+def _entry_price(entry: _Entry) -> int:
+    return entry[2]
 
 
 def _moves(steps: tuple[_Taken, ...]) -> tuple[Move, ...]:
@@ -88,8 +103,8 @@ class _EmptyRoad:
 
     shift: int
     """The road's field in the placed-roads integer."""
-    fresh: dict[int, tuple[_Option, ...]]
-    placed: dict[int, tuple[_Option, ...]]
+    fresh: dict[int, tuple[_Entry, ...]]
+    placed: dict[int, tuple[_Entry, ...]]
 
 
 #: Asked every 1024 nodes (with the node count and a way to get the best moves so far); true stops the search.
@@ -109,6 +124,19 @@ def _cheapest_steps() -> tuple[tuple[int | None, ...], int]:
     return counters, min(rafts, default=_NO_LIMIT)
 
 
+@functools.lru_cache(maxsize=1024)
+def _affordable(costs: tuple[int, ...], size: int) -> tuple[tuple[int, ...], ...]:
+    """For each number of cards ``0..size``: the steps of ``costs`` (cheapest first) that many cards pay for
+    (cached: boards repeat their costs, e.g. three 1-card roads and a 2-card one of a type)."""
+    return tuple(costs[:_steps(costs, cards)] for cards in range(size + 1))
+
+
+@functools.lru_cache(maxsize=64)
+def _rafts(least: int, size: int) -> tuple[tuple[int, ...], ...]:
+    """For each number of raft cards ``0..size``: the crossings they pay for at ``least`` cards each."""
+    return tuple((least,) * (cards // least) for cards in range(size + 1))
+
+
 def _steps(costs: tuple[int, ...], cards: int) -> int:
     """How many of the steps ``costs`` (cheapest first) ``cards`` pay for at most."""
     steps = 0
@@ -118,6 +146,21 @@ def _steps(costs: tuple[int, ...], cards: int) -> int:
         cards -= cost
         steps += 1
     return steps
+
+
+def _covered(seen: list[int], cards: int) -> bool:
+    """Whether some cards of ``seen`` cover ``cards``; if none does, ``cards`` join them and those they cover
+    leave."""
+    guarded = cards | GUARDS
+    beaten = False  # whether these cards dominate some seen before, which then go
+    for other in seen:
+        if ((other | GUARDS) - cards) & GUARDS == GUARDS:
+            return True
+        beaten = beaten or (guarded - other) & GUARDS == GUARDS
+    if beaten:
+        seen[:] = [other for other in seen if (guarded - other) & GUARDS != GUARDS]
+    seen.append(cards)
+    return False
 
 
 class SearchTimeout(Exception):
@@ -146,9 +189,8 @@ class _Search:
         ways = board_ways(position.tiles, position.rules)
         hand = position.hand.counts
         # Cheapest first (a stable sort: the board's order among equals), so the walk needs no sort per node.
-        self.options: list[list[_Option]] = [
-            sorted([(index[w.to], w, 0) for w in ways[code]
-                    if w.count <= size and (w.card is None or w.count <= hand[w.card])], key=_price)
+        self.entries = [tuple(self._entry(index[w.to], w, 0) for w in sorted(
+            [w for w in ways[code] if w.count <= size and (w.card is None or w.count <= hand[w.card])], key=_count))
             for code in self.codes]
         # Empty roads the supply could open, per town.
         supply = position.supply.counts[:len(COUNTER_TRANSPORTS)] if joint else (0,) * len(COUNTER_TRANSPORTS)
@@ -156,32 +198,29 @@ class _Search:
         self.empty: list[list[_EmptyRoad]] = [[] for _ in self.codes]
         if self.joint:
             self._add_empty_roads(position, index, tiles, supply, size)
-        # Ways into each collectable town, cheapest first, for the bound (placements counted as if unlimited).
-        reach = [[*opts, *(o for road in self.empty[i] for opts_t in road.fresh.values() for o in opts_t)]
-                 for i, opts in enumerate(self.options)]
-        into: dict[int, set[tuple[int, int]]] = {}
-        for opts in reach:
-            for to, w, _ in opts:
-                if self.bit[to]:
-                    into.setdefault(to, set()).add((_ANY if w.card is None else w.card * WIDTH, w.count))
-        # By price, cheapest first: the towns each card field (or a caravan's any cards) enters at that price.
+        # For the bound, from the ways out of each town (placements counted as if unlimited): by price, the towns
+        # each card field (or a caravan's any cards: field -1) enters at that price; the collectable towns one step
+        # away and the cheapest step.
         levels: dict[int, dict[int, int]] = {}
-        for to, entries in into.items():
-            for shift, count in entries:
-                towns = levels.setdefault(count, {})
-                towns[shift] = towns.get(shift, 0) | self.bit[to]
+        self.near = [0] * len(self.codes)
+        self.transit = [0] * len(self.codes)
+        for i, entries in enumerate(self.entries):
+            reach = entries if not self.empty[i] else [
+                *entries, *(e for road in self.empty[i] for fresh in road.fresh.values() for e in fresh)]
+            near = 0
+            for entry in reach:
+                bit = entry[1]
+                if bit:
+                    near |= bit
+                    towns = levels.setdefault(entry[2], {})
+                    towns[entry[3]] = towns.get(entry[3], 0) | bit
+            self.near[i] = near
+            self.transit[i] = min(entry[2] for entry in reach) if reach else 0
         self.levels = [(count, levels[count].get(_ANY, 0),
                         tuple((shift, towns) for shift, towns in levels[count].items() if shift != _ANY))
                        for count in sorted(levels)]
         """Per price, cheapest first: the towns a caravan enters at it, and those each card field enters at it."""
-        self.enterable = sum(self.bit[to] for to in into)
-        # Collectable towns one step away, and the cheapest step, per town.
-        self.near = [0] * len(self.codes)
-        self.transit = [0] * len(self.codes)
-        for i, opts in enumerate(reach):
-            for to, _, _ in opts:
-                self.near[i] |= self.bit[to]
-            self.transit[i] = min((w.count for _, w, _ in opts), default=0)
+        self.enterable = functools.reduce(operator.or_, self.near, 0)
         self.start = index[position.at]
         self._card_bound(position, supply)
         self.size = size
@@ -195,10 +234,22 @@ class _Search:
         # -counters placed).
         self.found: dict[tuple[int, int], tuple[tuple[int, int, int], tuple[_Taken, ...]]] = {}
         self.threshold: tuple[int, int, int] = (-(10**9), -(10**9), -(10**9))
-        self.frontier: dict[tuple[int, int, int], list[int]] = {}
+        self.frontier: dict[int, list[int]] = {}
+        """The undominated cards seen per (town, collected, placed roads), packed in one integer (:meth:`_key`)."""
+        self.town_bits = len(self.codes).bit_length()
+        self.mask_bits = len(self.codes)
         self.nodes = 0
         self.ceiling: int | None = None
         """The latest proven upper bound on the score from elsewhere (CP-SAT's), or None."""
+
+    @functools.cached_property
+    def options(self) -> list[list[_Option]]:
+        """The ways out of each town, cheapest first, as (town index, way, placed-roads marks)."""
+        return [[(e[0], e[8], e[6]) for e in entries] for entries in self.entries]
+
+    def _entry(self, to: int, way: Way, marks: int) -> _Entry:
+        return (to, self.bit[to], way.count, way.shift, way.delta, (way, way.paid), marks,
+                0 if way.place is None else 1, way)
 
     def _add_empty_roads(self, position: Position, index: dict[str, int], tiles: dict[str, Any],
                          supply: tuple[int, ...], size: int) -> None:
@@ -211,13 +262,13 @@ class _Search:
             if not types:
                 continue
             for frm in (c.a, c.b):
-                fresh: dict[int, tuple[_Option, ...]] = {}
-                placed: dict[int, tuple[_Option, ...]] = {}
+                fresh: dict[int, tuple[_Entry, ...]] = {}
+                placed: dict[int, tuple[_Entry, ...]] = {}
                 for i in types:
                     for where, place in ((fresh, True), (placed, False)):
                         ways = placing_ways(c, frm, COUNTER_TRANSPORTS[i], position.rules, place=place)
                         marks = (i + 1) << (number * _PLACED_BITS) if place else 0
-                        where[i] = tuple((index[w.to], w, marks) for w in ways
+                        where[i] = tuple(self._entry(index[w.to], w, marks) for w in ways
                                          if w.count <= size and (w.card is None or w.count <= hand[w.card]))
                 self.empty[index[frm]].append(_EmptyRoad(number * _PLACED_BITS, fresh, placed))
 
@@ -241,28 +292,51 @@ class _Search:
                 mine[i] += [least] * n
         self.board_counters = sum(len(costs) for costs in on_board)
         self.board_by_card = tuple((i * WIDTH, tuple(sorted(c))) for i, c in enumerate(on_board) if c)
-        self.by_card = tuple((i * WIDTH, tuple(sorted(c))) for i, c in enumerate(mine) if c)
+        size = len(position.hand)
+        # Per type, for each number of its cards up to the hand's: the cheapest steps they pay (no sum per node).
+        self.by_card = tuple((i * WIDTH, _affordable(tuple(sorted(c)), size)) for i, c in enumerate(mine) if c)
         self.raft_least = rafts
+        self.rafts_by_cards = _rafts(rafts, size)
+        self.by_cards_seen: dict[int, tuple[int, tuple[int, ...], tuple[tuple[int, int], ...]]] = {}
+        """:meth:`_by_cards` of the card fields met so far (most states share their cards with others)."""
         self.caravan_least = position.rules.caravan_cost(1, obstacle=False)
         # A road gives at most one new town (both its ends are visited once travelled), except a way back to a
         # start town still to collect: one town more.
         self.start_slack = 1 if self.bit[self.start] else 0
 
-    def _by_cards(self, cards: int) -> tuple[int, list[int]]:
-        """At most how many more towns the cards pay for, and the costs of the steps into them that matching
-        cards or rafts may pay, cheapest first: a step into a new town pays a counter (on a road of its own, so
-        per type at most the cheapest roads its cards pay for), a raft, or a caravan (at least
-        ``caravan_least`` of the budget, which shares what is left)."""
+    def _by_cards(self, cards: int) -> tuple[int, tuple[int, ...], tuple[tuple[int, int], ...]]:
+        """What the bound reads from the cards alone (kept per card fields: most states share theirs with others).
+
+        At most how many more towns the cards pay for; the running totals of the costs of the steps into them that
+        matching cards or rafts may pay, cheapest first (``totals[k]``: the ``k`` cheapest): a step into a new town
+        pays a counter (on a road of its own, so per type at most the cheapest roads its cards pay for), a raft, or
+        a caravan (at least ``caravan_least`` of the budget, which shares what is left); and per price the budget
+        pays, cheapest first, the towns some way at that price enters that the cards can pay (collected or not).
+        """
+        key = cards & _CARD_FIELDS
+        known = self.by_cards_seen.get(key)
+        if known is not None:
+            return known
         s = (cards >> BUDGET) & FIELD
-        steps = [self.raft_least] * (((cards >> (RAFT * WIDTH)) & FIELD) // self.raft_least)
+        steps = [*self.rafts_by_cards[(cards >> (RAFT * WIDTH)) & FIELD]]
         steps += [1] * self.start_slack
-        for shift, costs in self.by_card:
-            steps += costs[:_steps(costs, (cards >> shift) & FIELD)]
+        for shift, affordable in self.by_card:
+            steps += affordable[(cards >> shift) & FIELD]
         steps.sort()
+        totals = (0, *itertools.accumulate(steps))
         matched = len(steps)
-        if matched >= s:
-            return s, steps
-        return matched + (s - matched) // self.caravan_least, steps
+        most = s if matched >= s else matched + (s - matched) // self.caravan_least
+        levels = []
+        for count, towns, entries in self.levels:
+            if count > s:
+                break
+            for shift, into in entries:
+                if (cards >> shift) & FIELD >= count:
+                    towns |= into
+            if towns:
+                levels.append((count, towns))
+        known = self.by_cards_seen[key] = (most, totals, tuple(levels))
+        return known
 
     def _placements_needed(self, cards: int, towns: int, budget: int, start_open: bool) -> int:
         """At least how many more counters a route from this state places to collect ``towns`` more with at most
@@ -281,52 +355,61 @@ class _Search:
 
     def _optimistic(self, town: int, new: int, mask: int, cards: int) -> tuple[int, int]:
         """The most points any route on from this state can reach, and the fewest cards it then pays on top."""
-        s = (cards >> BUDGET) & FIELD
-        # Each uncollected town at the cheapest price the cards left can pay into it: how many at each price.
+        most, totals, levels = self._by_cards(cards)
+        # Towns worth counting: as many as the cards pay for, and no more than the ceiling (no route scores above).
+        ceiling = self.ceiling
+        wanted = most if ceiling is None else min(most, max(0, ceiling - new))
+        # Each uncollected town at the cheapest price the cards left can pay into it, the cheapest first, as many
+        # as are wanted and the budget pays for (one pass: a price's towns are taken before the next is looked at).
         left = self.enterable & ~mask
-        priced = []
-        total = 0
-        for count, towns, entries in self.levels:
-            if count > s or not left:
+        extra, needed, budget = 0, 0, (cards >> BUDGET) & FIELD
+        first = True
+        for count, towns in levels:
+            if not left:
                 break
-            for shift, into in entries:
-                if (cards >> shift) & FIELD >= count:
-                    towns |= into
             towns &= left
-            if towns:
-                n = towns.bit_count()
-                priced.append((count, n))
-                total += n
-                left &= ~towns
-        # Towns worth counting: all, or only up to the ceiling (no route scores above it).
-        wanted = total if self.ceiling is None else min(total, max(0, self.ceiling - new))
-        most, steps = self._by_cards(cards)
-        wanted = min(wanted, most)
-        extra, budget, needed = 0, s, 0
-        if wanted and not self.near[town] & ~mask:
-            # No uncollected town is one step away: a step that collects nothing comes first.
-            budget -= self.transit[town]
-            needed += self.transit[town]
-        for count, n in priced:
-            # The cheapest first, as many as are wanted and the budget pays for.
-            taken = min(n, wanted - extra, max(0, budget // count))
+            if not towns:
+                continue
+            if first:
+                first = False
+                if not wanted:
+                    break
+                if not self.near[town] & ~mask:
+                    # No uncollected town is one step away: a step that collects nothing comes first.
+                    budget -= self.transit[town]
+                    needed += self.transit[town]
+            left &= ~towns
+            n = towns.bit_count()
+            taken = wanted - extra
+            if n < taken:
+                taken = n
+            if budget < taken * count:
+                taken = budget // count if budget > 0 else 0
             extra += taken
             budget -= taken * count
             needed += taken * count
             if taken < n:
                 break
-        top = new + extra if self.ceiling is None else min(new + extra, self.ceiling)
+        top = new + extra if ceiling is None or new + extra < ceiling else ceiling
         # The cheapest steps matching cards and rafts may pay, and caravans for the towns beyond them.
         if extra:
-            paid = min(extra, len(steps))
-            needed = max(needed, sum(steps[:paid]) + (extra - paid) * self.caravan_least)
+            paid = len(totals) - 1
+            if extra < paid:
+                paid = extra
+            paying = totals[paid] + (extra - paid) * self.caravan_least
+            if paying > needed:
+                needed = paying
         return top, needed
 
     def _prunable(self, town: int, new: int, mask: int, cards: int, placements: int) -> bool:
-        best_score, best_neg_spent, best_neg_placed = self.threshold
         # A cheaper bound first: one town per card left at most, and only towns some way enters.
-        if new + min((cards >> BUDGET) & FIELD, (self.enterable & ~mask).bit_count()) < best_score:
+        if new + min((cards >> BUDGET) & FIELD, (self.enterable & ~mask).bit_count()) < self.threshold[0]:
             return True
+        return self._bounded(town, new, mask, cards, placements)
+
+    def _bounded(self, town: int, new: int, mask: int, cards: int, placements: int) -> bool:
+        """The full bound of :meth:`_prunable` (after its cheap one)."""
+        best_score, best_neg_spent, best_neg_placed = self.threshold
         top, needed = self._optimistic(town, new, mask, cards)
         if top != best_score:
             return top < best_score
@@ -368,27 +451,20 @@ class _Search:
         return _moves(max(self.found.values(), key=lambda item: item[0])[1]) if self.found else ()
 
     # -- the walk ------------------------------------------------------------------------------------------------
-    def _dominated(self, town: int, mask: int, placed: int, cards: int) -> bool:
-        if (cards >> BUDGET) & FIELD < self.size:
-            cards = capped(cards)  # so that more states compare
-        key = (town, mask, placed)
+    def _key(self, town: int, mask: int, placed: int, cards: int) -> int:
+        """The frontier's key of a state with these (capped) cards, one integer (it hashes faster than a tuple):
+        (town, collected, placed roads), and under the strict rule the fields that must be equal too."""
+        key = (((placed << self.mask_bits) | mask) << self.town_bits) | town
+        return (key << SUPPLY) | (cards & self.strict_mask) if self.strict_mask else key
+
+    def _dominated(self, key: int, cards: int) -> bool:
+        """Whether cards seen before at the state ``key`` (:meth:`_key`) cover ``cards`` (capped: then more states
+        compare); if not, ``cards`` join them."""
         seen = self.frontier.get(key)
         if seen is None:
             self.frontier[key] = [cards]
             return False
-        guarded = cards | GUARDS
-        strict_mask = self.strict_mask
-        same = cards & strict_mask
-        beaten = False  # whether this state dominates one seen before, which then goes
-        for other in seen:
-            if ((other | GUARDS) - cards) & GUARDS == GUARDS and other & strict_mask == same:
-                return True
-            beaten = beaten or ((guarded - other) & GUARDS == GUARDS and other & strict_mask == same)
-        if beaten:
-            seen[:] = [other for other in seen
-                       if (guarded - other) & GUARDS != GUARDS or other & strict_mask != same]
-        seen.append(cards)
-        return False
+        return _covered(seen, cards)
 
     def run(self) -> None:
         self._visit(self.start, 0, 0, self.start_cards, 0, 0, [])
@@ -405,39 +481,74 @@ class _Search:
             if self.ceiling_source is not None:
                 self.ceiling = self.ceiling_source()
         s = (cards >> BUDGET) & FIELD
-        self._record(town, mask, new, s, placements, path)
-        if s == 0 or self._prunable(town, new, mask, cards, placements):
+        if new - self.penalty[town] >= self.threshold[0]:  # else it cannot be recorded
+            self._record(town, mask, new, s, placements, path)
+        if s == 0:
             return
-        # Children in the order: collecting a town first, then the cheapest, then the board's order (the options
-        # are sorted by price; with empty roads too, sorted here).
-        bits = self.bit
-        strict = self.strict
-        options = self.options[town]
+        # The cheap bound of _prunable here, the full one only when it does not prune.
+        enterable = (self.enterable & ~mask).bit_count()
+        if (new + (s if s < enterable else enterable) < self.threshold[0]
+                or self._bounded(town, new, mask, cards, placements)):
+            return
+        # Children in the order: collecting a town first, then the cheapest, then the board's order (the entries
+        # are sorted by price, so the first too dear ends them; with empty roads too, sorted here).
+        entries = self.entries[town]
         if self.empty[town]:
-            options = sorted([*options, *self._empty_options(town, cards, placed)], key=_price)
-        collecting: list[tuple[_Option, tuple[tuple[int, Hand | None], ...]]] = []
-        passing: list[tuple[_Option, tuple[tuple[int, Hand | None], ...]]] = []
-        for option in options:
-            paid = pay(option[1], cards, strict=strict)
-            if paid:
-                bit = bits[option[0]]
-                (collecting if bit and not mask & bit else passing).append((option, paid))
-        dominated, visit = self._dominated, self._visit
-        for gain, chosen in ((1, collecting), (0, passing)):
-            for (to, way, marks), paid in chosen:
-                child_mask = mask | bits[to] if gain else mask
-                child_placed = placed | marks
-                for child, cards_paid in paid:
-                    if dominated(to, child_mask, child_placed, child):
+            entries = tuple(sorted([*entries, *self._empty_entries(town, cards, placed)], key=_entry_price))
+        strict, strict_mask, visit, frontier = self.strict, self.strict_mask, self._visit, self.frontier
+        placed_shift, town_shift = self.mask_bits, self.town_bits
+        passing: list[_Entry] = []
+        for gain, chosen in ((1, entries), (0, passing)):
+            for entry in chosen:
+                to, bit, count, shift, delta, taken, marks, places, way = entry
+                if gain:
+                    if count > s:
+                        break
+                    if not bit or mask & bit:
+                        passing.append(entry)
                         continue
-                    path.append((way, cards_paid))
-                    visit(to, child_mask, new + gain, child, child_placed, placements + (way.place is not None), path)
-                    path.pop()
+                    child_mask = mask | bit
+                else:
+                    child_mask = mask
+                if shift >= 0:
+                    if (cards >> shift) & FIELD < count:
+                        continue
+                    child = cards - delta
+                    compared = capped(child)
+                elif strict:
+                    self._visit_caravans(entry, child_mask, new + gain, cards, placed, placements, path)
+                    continue
+                else:
+                    child = compared = capped(cards - delta)
+                # Dominance (:meth:`_dominated`, inlined: this runs for every child).
+                key = ((((placed | marks) << placed_shift) | child_mask) << town_shift) | to
+                if strict_mask:
+                    key = (key << SUPPLY) | (compared & strict_mask)
+                seen = frontier.get(key)
+                if seen is None:
+                    frontier[key] = [compared]
+                elif _covered(seen, compared):
+                    continue
+                path.append(taken)
+                visit(to, child_mask, new + gain, child, placed | marks, placements + places, path)
+                path.pop()
 
-    def _empty_options(self, town: int, cards: int, placed: int) -> list[_Option]:
-        """The options of the empty roads out of ``town``: the placed counter's if I placed one there, else those
+    def _visit_caravans(self, entry: _Entry, mask: int, new: int, cards: int, placed: int, placements: int,
+                        path: list[_Taken]) -> None:
+        """The children of a caravan under the strict rule: one for each choice of exact cards (see ``pay``)."""
+        to, _, _, _, _, _, marks, places, way = entry
+        for child, paid in pay(way, cards, strict=True):
+            compared = capped(child)
+            if self._dominated(self._key(to, mask, placed | marks, compared), compared):
+                continue
+            path.append((way, paid))
+            self._visit(to, mask, new, child, placed | marks, placements + places, path)
+            path.pop()
+
+    def _empty_entries(self, town: int, cards: int, placed: int) -> list[_Entry]:
+        """The entries of the empty roads out of ``town``: the placed counter's if I placed one there, else those
         of placing each counter type the supply still holds."""
-        found: list[_Option] = []
+        found: list[_Entry] = []
         for road in self.empty[town]:
             code = (placed >> road.shift) & 7
             if code:
