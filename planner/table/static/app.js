@@ -11,6 +11,7 @@ const ACTIONS = ["#apply-place", "#apply-obstacle", "#travel", "#to-plan"];  // 
 const LONG_PRESS_MS = 550;   // a long press on a town puts the boot there
 const MOVE_PX = 12;          // a finger that moves further is scrolling, not tapping
 const ZOOMS = [1, 1.5, 2, 3];
+const PENDING = { keep: N_("what to keep"), explain: N_("why this route"), obstacle: N_("the obstacle") };  // later advice
 
 const page = {
   board: null,      // the board document: towns, roads (polylines), cards, rules
@@ -214,7 +215,7 @@ function render(view) {
   $("#show-alternatives").checked = view.alternatives > 1;
   // While a newer answer is worked out, the advice on the page is the old position's: dimmed, not to act on.
   for (const id of ACTIONS) if (view.solving) $(id).disabled = true; else if (id !== "#travel") $(id).disabled = false;
-  const pending = view.pending.length ? t("working out: {what}…", { what: view.pending.map((kind) => t(kind)).join(", ") }) : "";
+  const pending = view.pending.length ? t("working out: {what}…", { what: view.pending.map((kind) => t(PENDING[kind] ?? kind)).join(", ") }) : "";
   $("#later-status").textContent = view.solving ? "" : pending;
   const warnings = position.warnings.map((w) => el("p", { class: "warning-text", text: w.message }));
   $("#general-problems").replaceChildren(...warnings, ...page.problems.filter((p) => problemBox(p) === "#general-problems")

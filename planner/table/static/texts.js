@@ -28,6 +28,11 @@ function fill(text, values) {
     : text;
 }
 
+// Mark a message for the catalogue without translating it yet (a table of texts, translated by t() where shown).
+function N_(message) {
+  return message;
+}
+
 // A message in the phone's language, its {name} placeholders filled from values.
 function t(message, values) {
   const text = speech.texts[message];
