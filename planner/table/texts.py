@@ -19,7 +19,7 @@ from collections.abc import Mapping
 
 from planner.common import i18n
 
-__all__ = ["DOMAIN", "HEADER", "QUERY", "accepted_language", "page_texts", "request_language", "tt"]
+__all__ = ["DOMAIN", "HEADER", "QUERY", "accepted_language", "page_texts", "request_language", "tt", "tt_mark"]
 
 DOMAIN = "table"
 HEADER = "x-elfenland-lang"
@@ -74,6 +74,11 @@ def tt(message: str, **values: object) -> str:
     lang = i18n.language()
     text = message if lang == "en" else _catalogue(lang).gettext(message)
     return text.format(**values) if values else text
+
+
+def tt_mark(message: str) -> str:
+    """Mark ``message`` for the table catalogue without translating it yet (a table of texts, :func:`tt` on use)."""
+    return message
 
 
 @functools.cache

@@ -32,7 +32,7 @@ from planner.table.texts import accepted_language, request_language
 ROOT = Path(__file__).resolve().parents[2]
 LOCALES = ROOT / "planner" / "locale"
 TRANSLATED = [lang for lang in i18n.LANGUAGES if lang != "en"]
-KEYWORDS = {"t": None, "tn": (1, 2), "N_": None, "tt": None}
+KEYWORDS = {"t": None, "tn": (1, 2), "N_": None, "tt": None, "tt_mark": None}
 """The keywords of the table domain's extraction (docs/languages.md): the script's t/tn/N_, the server's tt."""
 NUMBERS = [0, 1, 2, 5, 21, 22, 25, 111]
 SIMPLE = "D@JAC-THR:m,E@RIV-THR:f RIV EDR - 1"

@@ -242,16 +242,26 @@ function renderVerdict(view) {
   document.body.classList.toggle("solving", Boolean(view.solving));
 }
 
+// A town or a transport the view names by its board (English) name, in the phone's language.
+function townWord(name) {
+  return page.board.towns.find((town) => town.board_name === name)?.name ?? name;
+}
+
+function cardWord(name) {
+  return name ? page.board.cards.find((card) => card.name === name)?.title ?? name : "";
+}
+
 function renderRoute(view) {
   const body = $("#route tbody");
   const solution = view.solution;
   if (!solution) return;
   const best = solution.plans[0];
+  const [caravan, yours, obstacle] = [t("caravan"), t("yours"), t("obstacle")];
   $("#route-title").textContent = view.phase === "plan" ? t("Joint plan: your counters and your route") : t("Best route");
   body.replaceChildren(...best.records.map((r) => el("tr", { class: r.placed ? "placed" : null },
-    el("td", { text: String(r.number) }), el("td", { text: r.to }),
-    el("td", { class: "cards", text: r.letters + (r.pay === "caravan" ? ` (${t("caravan")})` : "") }),
-    el("td", { text: r.via === "road" ? `${r.placed ? `${t("yours")} ` : ""}${r.counter ?? ""}${r.obstacle ? ` + ${t("obstacle")}` : ""}, ${t(r.terrain)}` : `${t(r.via)}, ${t(r.terrain)}` }),
+    el("td", { text: String(r.number) }), el("td", { text: townWord(r.to) }),
+    el("td", { class: "cards", text: r.letters + (r.pay === "caravan" ? ` (${caravan})` : "") }),
+    el("td", { text: r.via === "road" ? `${r.placed ? `${yours} ` : ""}${cardWord(r.counter)}${r.obstacle ? ` + ${obstacle}` : ""}, ${t(r.terrain)}` : `${t(r.via)}, ${t(r.terrain)}` }),
     el("td", { text: r.new_town ? "✓" : "" }))));
   if (!best.records.length) body.replaceChildren(el("tr", {}, el("td", { colspan: "5", text: t("no step pays off: stay") })));
   $("#travel").disabled = !best.steps.length;
@@ -309,8 +319,8 @@ function renderGame(view) {
     for (const [name, option] of Object.entries(page.board.rules)) {
       const select = el("select", { id: `rule-${name}`, "aria-label": option.help, title: option.help,
                                     onchange: (event) => send({ op: "rule", name, value: event.target.value }) },
-                        ...option.values.map((value) => el("option", { value, text: value })));
-      rules.append(el("label", { for: `rule-${name}`, text: name.replace("_", " ") }), select);
+                        ...option.values.map((value, i) => el("option", { value, text: option.texts[i] })));
+      rules.append(el("label", { for: `rule-${name}`, text: option.title }), select);
     }
   }
   for (const [name, value] of Object.entries(position.rules)) $(`#rule-${name}`).value = value;

@@ -66,7 +66,7 @@ function renderSteps(found) {
                    "aria-pressed": String(explained.step?.number === step.step),
                    onclick: () => markStep(explained.step?.number === step.step ? null
                      : { number: step.step, connection: step.connection, round: page.view.position.round }) },
-       el("b", { text: `${step.step}. ${step.to}` }), ` · ${step.route} · ${step.reasons.map((reason) => t(REASONS[reason] ?? reason)).join(", ")}`),
+       el("b", { text: `${step.step}. ${townWord(step.to)}` }), ` · ${step.route} · ${step.reasons.map((reason) => t(REASONS[reason] ?? reason)).join(", ")}`),
     ...step.text.map((sentence) => el("p", { class: "note", text: sentence })))));
 }
 

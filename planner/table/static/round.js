@@ -123,11 +123,12 @@ function renderDraw(view) {
   }));
   const shown = advice.shown;
   const route = shown.route || t("stay");
+  const blindHint = t("A blind draw: add the counter to your supply.");
   const map = shown.counter && !advice.full
     ? t("The map shows your joint plan with the {card}: {route}.", { card: cardOf(shown.counter).title, route })
     : t("The map shows your joint plan: {route}.", { route });
   $("#draw-shown").textContent = (advice.ties ? `${sentence(advice.ties)} ` : "") + (advice.full ? map
-    : `${map} ${inGame() ? GAME_TEXT.blindHint : t("A blind draw: add the counter to your supply.")}`);
+    : `${map} ${inGame() ? GAME_TEXT.blindHint : blindHint}`);
   $("#to-plan").hidden = !advice.full;
 }
 
@@ -221,8 +222,9 @@ function renderCounters(position) {
                    (counter, delta) => send({ op: "counter", pile, counter, delta }, "#counters-problems"), "counter");
   }
   const count = (pile) => Object.values(position[pile]).reduce((a, b) => a + b, 0);
-  $("#supply-count").textContent = `(${t("{round} of {rounds}", { round: count("supply"), rounds: page.board.supply_limit })})`;
-  $("#display-count").textContent = `(${t("{round} of {rounds}", { round: count("display"), rounds: page.board.display_size })})`;
+  const of = (n, limit) => t("{round} of {rounds}", { round: n, rounds: limit });
+  $("#supply-count").textContent = `(${of(count("supply"), page.board.supply_limit)})`;
+  $("#display-count").textContent = `(${of(count("display"), page.board.display_size)})`;
 }
 
 // -- the opponents -------------------------------------------------------------------------------------------------
