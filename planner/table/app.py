@@ -73,7 +73,8 @@ CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' 
        "base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
 HEADERS = {"content-security-policy": CSP, "x-content-type-options": "nosniff", "referrer-policy": "no-referrer",
            "x-frame-options": "DENY", "cache-control": "no-store"}
-STATIC = {"/texts.js": "application/javascript", "/app.js": "application/javascript", "/round.js": "application/javascript",
+STATIC = {"/texts.js": "application/javascript", "/app.js": "application/javascript",
+          "/round.js": "application/javascript",
           "/game.js": "application/javascript",
           "/explain.js": "application/javascript", "/app.css": "text/css", "/palette.css": "text/css",
           "/icon.svg": "image/svg+xml"}

@@ -100,5 +100,5 @@ def page_texts(lang: str) -> bytes:
                 if isinstance(message.id, tuple | list):
                     texts[message.id[0]] = list(message.string)
                 else:
-                    texts[message.id] = message.string
+                    texts[message.id] = str(message.string)
     return json.dumps({"lang": lang, "texts": texts}, ensure_ascii=False, sort_keys=True).encode("utf-8")

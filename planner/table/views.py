@@ -75,15 +75,18 @@ def board_in(lang: str) -> dict[str, Any]:
     layout = board_layout()
     return {
         "crop": [BOARD_CROP.x, BOARD_CROP.y, BOARD_CROP.w, BOARD_CROP.h],
-        "towns": [{"code": t.code, "name": town_word(board, t.code), "board_name": t.name, "x": t.x, "y": t.y, "r": layout.radius(t.code),
+        "towns": [{"code": t.code, "name": town_word(board, t.code), "board_name": t.name, "x": t.x, "y": t.y,
+                   "r": layout.radius(t.code),
                    "capital": t.capital, "home_card": t.home_card} for t in board.towns.values()],
         "roads": [{"id": c.id, "a": c.a, "b": c.b, "terrain": str(c.terrain),
                    "counters": [t.letter for t in COUNTER_TRANSPORTS if can_carry(t, c.terrain)],
                    "points": [[round(x, 1), round(y, 1)] for x, y in layout.curves[c.id].points(SAMPLES)]}
                   for c in board.roads],
-        "cards": [{"letter": t.letter, "title": transport_word(t), "name": t.title, "deck": DECK[t], "counter": t.is_counter,
+        "cards": [{"letter": t.letter, "title": transport_word(t), "name": t.title, "deck": DECK[t],
+                   "counter": t.is_counter,
                    "colour": TRANSPORT_COLOURS[t]} for t in TRANSPORTS],
-        "rules": {name: {"values": list(option.texts), "title": tt(RULE_TEXTS[name][0]), "help": tt(RULE_TEXTS[name][1]),
+        "rules": {name: {"values": list(option.texts), "title": tt(RULE_TEXTS[name][0]),
+                         "help": tt(RULE_TEXTS[name][1]),
                          "texts": [tt(VALUE_TEXTS[v]) if v in VALUE_TEXTS else v for v in option.texts]}
                   for name, option in RULE_OPTIONS.items()},
         "hand_size": HAND_SIZE,

@@ -40,7 +40,9 @@ VISIBLE_TEXT = """() => {
   }
   for (const el of document.querySelectorAll('[aria-label], [placeholder], [title]')) {
     if (!el.closest('#map') && el.getClientRects().length) {
-      for (const name of ['aria-label', 'placeholder', 'title']) if (el.getAttribute(name)) out.push(el.getAttribute(name));
+      for (const name of ['aria-label', 'placeholder', 'title']) {
+        if (el.getAttribute(name)) out.push(el.getAttribute(name));
+      }
     }
   }
   return out;
@@ -53,11 +55,13 @@ OVERFLOWING = """() => {
     if (el.closest('#map') || !el.getClientRects().length || getComputedStyle(el).visibility === 'hidden') continue;
     const style = getComputedStyle(el);
     if (style.display === 'inline' || el.clientWidth === 0) continue;
-    if (el.scrollWidth > el.clientWidth + 1) bad.push(`${el.tagName}#${el.id}.${el.className}: ${el.textContent.trim().slice(0, 50)} (${el.scrollWidth} > ${el.clientWidth})`);
+    const what = `${el.tagName}#${el.id}.${el.className}: ${el.textContent.trim().slice(0, 50)}`;
+    if (el.scrollWidth > el.clientWidth + 1) bad.push(`${what} (${el.scrollWidth} > ${el.clientWidth})`);
     const right = el.getBoundingClientRect().right;
     if (right > window.innerWidth + 1) bad.push(`${el.tagName}#${el.id}: beyond the screen (${Math.round(right)})`);
   }
-  if (document.documentElement.scrollWidth > window.innerWidth) bad.push(`the page scrolls sideways (${document.documentElement.scrollWidth})`);
+  const width = document.documentElement.scrollWidth;
+  if (width > window.innerWidth) bad.push(`the page scrolls sideways (${width})`);
   return bad;
 }"""
 

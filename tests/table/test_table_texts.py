@@ -41,7 +41,7 @@ TOKEN = "texts-test-token-0123"
 
 def _source() -> set[str]:
     with (ROOT / "babel-table.cfg").open(encoding="utf-8") as f:
-        method_map, options_map = parse_mapping_cfg(f)
+        method_map, options_map = parse_mapping_cfg(f)  # type: ignore[no-untyped-call]
     return {message if isinstance(message, str) else message[0]
             for _file, _line, message, _comments, _context in extract_from_dir(
                 str(ROOT), method_map, options_map, keywords=KEYWORDS)}
@@ -61,7 +61,8 @@ def _fields(text: str) -> list[str]:
 
 def test_the_page_script_html_and_server_all_give_messages() -> None:
     assert "{n} town" in SOURCE  # the script's tn()
-    assert "Why this route?" in SOURCE and "the board: tap a road to set its counter, tap a town to collect it" in SOURCE
+    assert "Why this route?" in SOURCE  # the HTML's texts and labels
+    assert "the board: tap a road to set its counter, tap a town to collect it" in SOURCE
     assert "start a game" in SOURCE and "new town" in SOURCE  # GAME_TEXT, and a table marked with N_
     assert "no such page {path} at this table" in SOURCE  # the server's refusals
     assert not {"−", "↶", "#", "✕"} & SOURCE  # no letter, no message
@@ -73,14 +74,16 @@ def test_every_page_message_is_translated_with_its_placeholders(lang: str) -> No
     missing, wrong = [], []
     for key in sorted(SOURCE):
         entry = catalogue.get(key)
-        forms = [] if entry is None else list(entry.string) if isinstance(entry.string, tuple | list) else [entry.string]
+        strings = None if entry is None else entry.string
+        forms = [] if strings is None else list(strings) if isinstance(strings, tuple | list) else [strings]
         if entry is None or not forms or not all(forms) or entry.fuzzy:
             missing.append(key)
             continue
         sources = [entry.id[0], *[entry.id[1]] * (len(forms) - 1)] if isinstance(entry.id, tuple) else [key]
         if len(forms) == 1 and isinstance(entry.id, tuple):
             sources = [entry.id[1]]  # one form (Japanese): it must say all the plural's placeholders
-        wrong += [(source, form) for source, form in zip(sources, forms, strict=True) if _fields(source) != _fields(form)]
+        wrong += [(source, form) for source, form in zip(sources, forms, strict=True)
+                  if _fields(source) != _fields(form)]
     assert not missing, f"{lang}: untranslated {missing}"
     assert not wrong, wrong
 

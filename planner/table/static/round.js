@@ -346,7 +346,7 @@ function renderNewRound(view) {
   }
   $("#new-round-options").hidden = position.last_round;
   const cards = keptCards(view);
-  const counter = select.value === "-" ? t("no counter") : t("your counter: {card}", { card: cardOf(select.value).title });
+  const counter = select.value === "-" ? t("no counter") : t("your {card} counter", { card: cardOf(select.value).title });
   const display = $("#display-carry").value === "keep" ? t("the face-up display stays")
     : t("five new counters are turned up");
   const kept = cards === null ? tn("the hand's best {n} card", "the hand's best {n} cards", page.board.keep_limit)
