@@ -92,10 +92,11 @@ class SpeakingPhone(Phone):
 
 def english_left(phone: Phone) -> list[str]:
     names = {n.lower() for town in load_board().towns.values() for n in (town.name, town.code)}
+    names |= {"anna", "ben"}  # the example players (notation, in capitals, is passed over too)
     left = []
     for text in phone.page.evaluate(VISIBLE_TEXT):
         words = set(re.findall(r"[^\W\d_]{3,}", text))  # whole words: Czech "mapě" is not "map"
-        english = {w for w in words if w.lower() in ENGLISH and w.lower() not in names}
+        english = {w for w in words if w.lower() in ENGLISH and w.lower() not in names and not w.isupper()}
         if english:
             left.append(f"{text!r}: {sorted(english)}")
     return left
@@ -149,3 +150,25 @@ def test_each_phone_keeps_its_own_language(browser: Any) -> None:  # noqa: F811
         finally:
             first.close()
             second.close()
+
+
+@pytest.mark.parametrize("lang", ["ja", "cs"])
+def test_game_mode_in_a_language_has_no_english_and_nothing_spills(browser: Any, lang: str) -> None:  # noqa: F811
+    for server in table(lang):
+        phone = SpeakingPhone(browser, server, lang).open()
+        try:
+            phone.tap("#mode [data-mode=game]")
+            phone.page.tap("#game-start-open")
+            phone.page.wait_for_selector("#game-setup:not([hidden])")
+            problems = {"setup": english_left(phone) + phone.page.evaluate(OVERFLOWING)}
+            for letter in "PEUTD":
+                phone.page.tap(f"#setup-display [data-counter={letter}]")
+            phone.page.fill("#setup-hand", "PPEECCUT")
+            phone.page.tap("#setup-secret [data-counter=D]")
+            phone.tap("#setup-start")
+            phone.page.wait_for_selector("#game-setup[hidden]", state="attached")
+            problems["started"] = english_left(phone) + phone.page.evaluate(OVERFLOWING)
+            assert not any(problems.values()), "\n".join(f"{k}: {p}" for k, ps in problems.items() for p in ps)
+            assert not phone.errors, phone.errors
+        finally:
+            phone.close()

@@ -312,7 +312,7 @@ function renderSetup() {
   select.replaceChildren(...names.map((n, i) => el("option", { value: String(i), text: n })));
   if (chosen && Number(chosen) < names.length) select.value = chosen;
   else {
-    const you = names.findIndex((n) => /^(you|me|ich)$/i.test(n));
+    const you = names.findIndex((n) => /^(you|me|ich)$/i.test(n) || n.toLowerCase() === GAME_TEXT.you.toLowerCase());
     select.value = String(Math.max(0, you));
   }
   $("#setup-display-picked").textContent = gamePage.picked.join("") || "—";
@@ -358,6 +358,8 @@ function gameWords() {
                   "#setup-display-label": GAME_TEXT.display, "#setup-clear": GAME_TEXT.clear,
                   "#game-turned-title": GAME_TEXT.turned, "#game-towns-done": GAME_TEXT.done };
   for (const [selector, text] of Object.entries(words)) $(selector).textContent = text;
+  const names = $("#setup-names");
+  if (names.value === names.defaultValue) names.value = t("Anna, You, Ben");  // the HTML's example players
 }
 
 // The pickers that need the board's counters (called once the board document is read).
@@ -366,7 +368,7 @@ function startGameMode() {
   $("#setup-display").replaceChildren(...counterCards().map((c) => counterButton(c.letter, () => {
     if (gamePage.picked.length < page.board.display_size) gamePage.picked.push(c.letter);
     renderSetup();
-  }, `a face-up ${c.title}`)));
+  }, t("a face-up {card}", { card: c.title }))));
   $("#setup-secret").replaceChildren(...counterCards().map((c) => counterButton(c.letter, () => {
     gamePage.secret = c.letter;
     renderSetup();
