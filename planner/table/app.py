@@ -2,9 +2,10 @@
 
 Routes (no route reads a path, a file name or anything but JSON from the request):
 
-- ``GET /`` the page; ``GET /app.js``, ``/round.js``,
+- ``GET /`` the page; ``GET /texts.js``, ``/app.js``, ``/round.js``,
   ``/game.js``, ``/explain.js``, ``/app.css``, ``/icon.svg`` its parts,
   served from the package (no CDN: a table works offline);
+- ``GET /api/texts`` the page's own texts in the request's language (:func:`~planner.table.texts.page_texts`);
 - ``GET /api/board`` the board's shapes, cards and rule options; ``GET /api/view`` the latest view;
 - ``GET /api/join`` the join link (the table's URL with its token, as this phone reached it) and
   ``GET /api/join.svg`` its QR code, so a friend's phone joins from this one;
@@ -15,6 +16,9 @@ Routes (no route reads a path, a file name or anything but JSON from the request
 Access: the server prints a URL carrying a random token; opening it sets a cookie (HttpOnly, SameSite=Strict)
 and every other request without that cookie is refused (403). Every answer carries a strict content-security
 policy: scripts, styles and connections only from the app itself, no inline script or style.
+
+Languages: each request speaks the phone's choice, else its ``Accept-Language``, else the table's language
+(:func:`~planner.table.texts.request_language`): the page's ``<html lang>``, its texts and the refusals below.
 
 Bad requests: every one is answered with a 4xx and the security headers, its body ``{"ok": false, "problems":
 [...]}`` with structured problems (``kind``, ``field``, ``value``, ``message``): no token, an unknown path or
@@ -47,7 +51,9 @@ from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, RedirectResponse, Response, StreamingResponse
 from starlette.routing import Route
 
+from planner.common import i18n
 from planner.table.session import Session
+from planner.table.texts import page_texts, request_language, tt
 from planner.table.views import board_document, problems_document
 
 __all__ = ["ANSWER_WAIT", "COOKIE", "MAX_BODY", "MAX_DEPTH", "TableApp", "create_app"]
@@ -67,7 +73,8 @@ CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' 
        "base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
 HEADERS = {"content-security-policy": CSP, "x-content-type-options": "nosniff", "referrer-policy": "no-referrer",
            "x-frame-options": "DENY", "cache-control": "no-store"}
-STATIC = {"/app.js": "application/javascript", "/round.js": "application/javascript",
+STATIC = {"/texts.js": "application/javascript", "/app.js": "application/javascript",
+          "/round.js": "application/javascript",
           "/game.js": "application/javascript",
           "/explain.js": "application/javascript", "/app.css": "text/css", "/palette.css": "text/css",
           "/icon.svg": "image/svg+xml"}
@@ -94,9 +101,9 @@ class TableApp:
         self._streams: set[asyncio.Queue[str | None]] = set()
         self._loop: asyncio.AbstractEventLoop | None = None
         self._files = {path: _static(path.lstrip("/")) for path in STATIC}
-        self._page = _static("index.html")
+        self._page = _static("index.html").decode("utf-8")
         routes = [Route("/", self.page), *(Route(path, self.static) for path in STATIC),
-                  Route("/api/board", self.board), Route("/api/view", self.view),
+                  Route("/api/texts", self.texts), Route("/api/board", self.board), Route("/api/view", self.view),
                   Route("/api/join", self.join), Route("/api/join.svg", self.join_code),
                   Route("/api/change", self.change, methods=["POST"]), Route("/api/events", self.events)]
         self.routes = Starlette(routes=routes, exception_handlers={HTTPException: _http_problem})
@@ -107,6 +114,8 @@ class TableApp:
             await self.routes(scope, receive, send)
             return
         started = False
+        request = Request(scope)
+        i18n.use(request_language(request.headers, request.query_params, self.session.lang))
 
         async def with_headers(message: Message) -> None:
             nonlocal started
@@ -126,7 +135,7 @@ class TableApp:
                          type(error).__name__, error)
             logger.debug("the failed request's traceback", exc_info=True)
             if not started:
-                await _refused(500, "internal", "the table failed to answer this request (a bug): try again")(
+                await _refused(500, "internal", tt("the table failed to answer this request (a bug): try again"))(
                     scope, receive, with_headers)
 
     def _refusal(self, scope: Scope) -> ASGI | None:
@@ -148,12 +157,19 @@ class TableApp:
         morsel = cookie.get(COOKIE)
         if morsel is not None and _same(morsel.value, self.token):
             return None
-        return _refused(403, "no-token", "this table needs its link: open the join link another phone at the "
-                        "table shows (or scan its QR code), or the URL 'elfenland serve' printed")
+        return _refused(403, "no-token", tt("this table needs its link: open the join link another phone at the "
+                                            "table shows (or scan its QR code), or the URL 'elfenland serve' printed"))
 
     # -- pages ----------------------------------------------------------------------------------------------------
     async def page(self, request: Request) -> Response:
-        return Response(self._page, media_type="text/html; charset=utf-8")
+        """The page, its ``<html lang>`` the request's language (the script then reads its texts)."""
+        page = self._page.replace('<html lang="en">', f'<html lang="{i18n.language()}">', 1)
+        return Response(page, media_type="text/html; charset=utf-8", headers={"vary": "accept-language"})
+
+    async def texts(self, request: Request) -> Response:
+        """The page's own texts in the request's language, as JSON (built once per language)."""
+        return Response(page_texts(i18n.language()), media_type="application/json",
+                        headers={"vary": "accept-language, x-elfenland-lang"})
 
     async def static(self, request: Request) -> Response:
         path = request.scope["path"]
@@ -187,12 +203,12 @@ class TableApp:
     async def change(self, request: Request) -> Response:
         origin = request.headers.get("origin")
         if origin is not None and origin != f"{request.url.scheme}://{request.headers.get('host', '')}":
-            return _refused(403, "bad-origin", "a change must come from the table's own page")
+            return _refused(403, "bad-origin", tt("a change must come from the table's own page"))
         if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
-            return _refused(415, "bad-type", "a change is sent as application/json")
+            return _refused(415, "bad-type", tt("a change is sent as application/json"))
         body = await _read_body(request)
         if body is None:
-            return _refused(413, "too-big", f"a change is at most {MAX_BODY} bytes")
+            return _refused(413, "too-big", tt("a change is at most {size} bytes", size=MAX_BODY))
         data = _read_json(body)
         if isinstance(data, Response):
             return data
@@ -289,17 +305,17 @@ def _read_json(body: bytes) -> Any:
     try:
         data = json.loads(body.decode("utf-8"), parse_constant=_no_constant)
     except RecursionError:
-        return _refused(400, "too-deep", f"a change nests at most {MAX_DEPTH} deep")
+        return _refused(400, "too-deep", tt("a change nests at most {depth} deep", depth=MAX_DEPTH))
     except (UnicodeDecodeError, ValueError) as error:  # JSONDecodeError, NaN, an integer of 4,300 digits
-        return _refused(400, "bad-json", f"the change is not JSON: {error}")
+        return _refused(400, "bad-json", tt("the change is not JSON: {error}", error=error))
     stack: list[tuple[Any, int]] = [(data, 1)]  # a value, and how many arrays and objects hold it and itself
     while stack:
         value, depth = stack.pop()
         if isinstance(value, dict | list) and depth > MAX_DEPTH:
-            return _refused(400, "too-deep", f"a change nests at most {MAX_DEPTH} deep")
+            return _refused(400, "too-deep", tt("a change nests at most {depth} deep", depth=MAX_DEPTH))
         if isinstance(value, str) and not _encodable(value):
-            return _refused(400, "bad-text", "the change holds a lone surrogate (\\ud800 to \\udfff), which "
-                            "is no character: send UTF-8 text")
+            return _refused(400, "bad-text", tt("the change holds a lone surrogate (\\ud800 to \\udfff), "
+                                                "which is no character: send UTF-8 text"))
         if isinstance(value, dict):
             stack.extend((key, depth + 1) for key in value)
             stack.extend((item, depth + 1) for item in value.values())
@@ -332,8 +348,8 @@ async def _http_problem(request: Request, error: Exception) -> Response:
     """Starlette's own refusals (an unknown path, a method a route does not take) as structured problems."""
     assert isinstance(error, HTTPException)
     kind = {404: "not-found", 405: "bad-method"}.get(error.status_code, "bad-request")
-    what = {404: f"no such page {request.url.path!r} at this table",
-            405: f"{request.method} is not a method {request.url.path!r} takes"}
+    what = {404: tt("no such page {path} at this table", path=repr(request.url.path)),
+            405: tt("{method} is not a method {path} takes", method=request.method, path=repr(request.url.path))}
     answer = _refused(error.status_code, kind, what.get(error.status_code, str(error.detail)))
     answer.headers.update(error.headers or {})
     return answer

@@ -23,6 +23,7 @@ from planner.elfenland.position import Position
 from planner.elfenland.rules import COUNTER_TRANSPORTS, MAX_PLAYERS, MIN_PLAYERS, Rules
 from planner.errors import NotationError
 from planner.table.change import Change, refusal
+from planner.table.texts import tt
 
 __all__ = ["GAME_OPS", "GameTable", "read_game_change"]
 
@@ -191,7 +192,7 @@ class GameTable:
         done = self.played.pop()
         before = self.state
         self._undone.append(done.entry)
-        self.said = f"undone: {self.game.said(before, done.entry)}"
+        self.said = tt("undone: {said}", said=self.game.said(before, done.entry))
         return self.said
 
     def redo(self) -> str:
@@ -200,7 +201,7 @@ class GameTable:
         undone = list(self._undone)
         said = self.act(entry)
         self._undone = undone
-        self.said = f"redone: {said}"
+        self.said = tt("redone: {said}", said=said)
         return self.said
 
     def _carried(self) -> str:
@@ -270,5 +271,6 @@ def start_game(change: Change, rules: Rules) -> GameTable:
         raise refusal("bad-seat", "me", me, f"say which of the {len(names)} players you are (0..{len(names) - 1})")
     table = GameTable(names, me, rules=rules)
     table.act({"deal": entry.get("deal"), "secret": entry.get("secret"), "display": entry.get("display")})
-    table.said = f"a game of {', '.join(names)} begins; {names[table.state.turn]} draws first"
+    table.said = tt("a game of {players} begins; {name} draws first", players=", ".join(names),
+                    name=names[table.state.turn])
     return table

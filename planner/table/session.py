@@ -17,6 +17,7 @@ Library code: nothing here knows about HTTP; the app (:mod:`planner.table.app`) 
 
 from __future__ import annotations
 
+import contextvars
 import json
 import logging
 import secrets
@@ -26,6 +27,7 @@ from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
 
+from planner.common import i18n
 from planner.common.limits import Limit
 from planner.elfenland.plan import Step
 from planner.elfenland.position import Position
@@ -52,12 +54,15 @@ Listener = Callable[[str], None]
 class Session:
     """A table: call :meth:`start` once, :meth:`change` per tap, :meth:`close` at the end (or use ``with``).
 
-    ``samples`` is the obstacle advice's sampled hands per opponent.
+    ``samples`` is the obstacle advice's sampled hands per opponent. ``lang`` is the table's language (default: the
+    one spoken where the session is made, ``serve --lang``): the advice of every view is worked out in it, in the
+    session's own threads, whichever phone's request set it off.
     """
 
     def __init__(self, state: TableState, *, solver: str = "auto", limit: Limit = TABLE_LIMIT,
-                 warm_up: bool = True, samples: int = PAGE_SAMPLES) -> None:
+                 warm_up: bool = True, samples: int = PAGE_SAMPLES, lang: str | None = None) -> None:
         self.state = state
+        self.lang = i18n.choose(lang) if lang is not None else i18n.language()
         self.settings = Settings(solver=solver, limit=limit, samples=samples)
         self.warm_up = warm_up
         self._lock = threading.Condition()
@@ -110,7 +115,12 @@ class Session:
 
     # -- what pages call ------------------------------------------------------------------------------------------
     def change(self, data: Any) -> tuple[Applied, dict[str, Any]]:
-        """Make a page's change (parsed JSON); the outcome and the view right after it (advice still to come)."""
+        """Make a page's change (parsed JSON); the outcome and the view right after it (advice still to come),
+        in the table's language."""
+        return contextvars.copy_context().run(self._change, data)
+
+    def _change(self, data: Any) -> tuple[Applied, dict[str, Any]]:
+        i18n.use(self.lang)
         with self._lock:
             before = self.state.version
             try:
@@ -203,6 +213,7 @@ class Session:
 
     # -- the solver thread ----------------------------------------------------------------------------------------
     def _run(self) -> None:
+        i18n.use(self.lang)  # a thread starts with a fresh context
         warmed = not self.warm_up
         while True:
             with self._lock:
@@ -290,6 +301,7 @@ class Session:
 
     # -- the advisor thread ---------------------------------------------------------------------------------------
     def _run_later(self) -> None:
+        i18n.use(self.lang)
         while True:
             with self._lock:
                 while not self._closed and self._later is None:

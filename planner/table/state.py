@@ -33,6 +33,7 @@ from planner.table.changes import (
     read_own_route,
 )
 from planner.table.game import GameTable, start_game
+from planner.table.texts import tt
 
 __all__ = ["HISTORY", "Applied", "TableState", "open_table", "save_position"]
 
@@ -160,7 +161,7 @@ class TableState:
                 self._history[self._index + 1:] = [game.position()]
                 self._index = len(self._history) - 1
             self.mode = str(change.text)
-            return self._changed(change, said=f"{self.mode} mode")
+            return self._changed(change, said=tt("game mode") if self.mode == "game" else tt("analysis mode"))
         if op in VIEW_OPS - {"phase"}:
             return self._view_setting(change)
         if op == "game_start":

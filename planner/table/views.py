@@ -10,6 +10,7 @@ import functools
 from dataclasses import asdict
 from typing import Any
 
+from planner.common import i18n
 from planner.common.problems import Problem
 from planner.elfenland import sentences
 from planner.elfenland.advice.drawing import DrawAdvice
@@ -18,6 +19,7 @@ from planner.elfenland.advice.obstacle import ObstacleAdvice
 from planner.elfenland.advice.placing import PlaceAdvice, RoadRisk
 from planner.elfenland.board import load_board
 from planner.elfenland.explain import step_records, verdict
+from planner.elfenland.local_names import town_word, transport_word
 from planner.elfenland.plan import Plan
 from planner.elfenland.position import Hand, Position
 from planner.elfenland.report import keep_dict, obstacle_dict, place_dict, plan_dict
@@ -40,6 +42,7 @@ from planner.elfenland.svg import BOARD_CROP, TRANSPORT_COLOURS, board_layout
 from planner.table import PHASES
 from planner.table.changes import MAX_ALTERNATIVES, rules_text
 from planner.table.rounds import DISPLAY_CHOICES, PILES
+from planner.table.texts import tt, tt_mark
 
 __all__ = ["board_document", "draw_document", "keep_document", "obstacle_document", "place_document",
            "position_document", "solution_document", "travel_document"]
@@ -48,22 +51,44 @@ SAMPLES = 16
 """Segments per road sent to the page for tap picking: a road bows at most 40 px, so 16 stay within a pixel."""
 
 
-@functools.cache
 def board_document() -> dict[str, Any]:
+    """:func:`board_in` the language spoken now."""
+    return board_in(i18n.language())
+
+
+RULE_TEXTS = {  # each rule option's name and help, and its values, as the page shows them (the table domain)
+    "caravan": (tt_mark("caravan"), tt_mark("caravan cost: flat 3 (4 with obstacle), or scaled 2 + counter cost")),
+    "caravan_when": (tt_mark("caravan when"),
+                     tt_mark("caravans always allowed, or strict: only without the matching cards")),
+    "rounds": (tt_mark("rounds"), tt_mark("rounds in the game; the last applies the home-town penalty")),
+    "home_distance": (tt_mark("home distance"), tt_mark("links counted to home: all, or roads only")),
+    "home_variant": (tt_mark("home variant"), tt_mark("whether a home-town card costs points in the last round")),
+}
+VALUE_TEXTS = {value: tt_mark(value) for value in ("flat", "scaled", "always", "strict", "all", "roads", "true",
+                                                    "false")}
+
+
+@functools.cache
+def board_in(lang: str) -> dict[str, Any]:
     """Towns, roads (sampled as polylines in the board-only picture's coordinates), cards and rule options."""
     board = load_board()
     layout = board_layout()
     return {
         "crop": [BOARD_CROP.x, BOARD_CROP.y, BOARD_CROP.w, BOARD_CROP.h],
-        "towns": [{"code": t.code, "name": t.name, "x": t.x, "y": t.y, "r": layout.radius(t.code),
+        "towns": [{"code": t.code, "name": town_word(board, t.code), "board_name": t.name, "x": t.x, "y": t.y,
+                   "r": layout.radius(t.code),
                    "capital": t.capital, "home_card": t.home_card} for t in board.towns.values()],
         "roads": [{"id": c.id, "a": c.a, "b": c.b, "terrain": str(c.terrain),
                    "counters": [t.letter for t in COUNTER_TRANSPORTS if can_carry(t, c.terrain)],
                    "points": [[round(x, 1), round(y, 1)] for x, y in layout.curves[c.id].points(SAMPLES)]}
                   for c in board.roads],
-        "cards": [{"letter": t.letter, "title": t.title, "deck": DECK[t], "counter": t.is_counter,
+        "cards": [{"letter": t.letter, "title": transport_word(t), "name": t.title, "deck": DECK[t],
+                   "counter": t.is_counter,
                    "colour": TRANSPORT_COLOURS[t]} for t in TRANSPORTS],
-        "rules": {name: {"values": list(option.texts), "help": option.help} for name, option in RULE_OPTIONS.items()},
+        "rules": {name: {"values": list(option.texts), "title": tt(RULE_TEXTS[name][0]),
+                         "help": tt(RULE_TEXTS[name][1]),
+                         "texts": [tt(VALUE_TEXTS[v]) if v in VALUE_TEXTS else v for v in option.texts]}
+                  for name, option in RULE_OPTIONS.items()},
         "hand_size": HAND_SIZE,
         "max_alternatives": MAX_ALTERNATIVES,
         "phases": list(PHASES),
@@ -132,8 +157,9 @@ def problems_document(problems: tuple[Problem, ...] | list[Problem]) -> list[dic
 def status_text(solution: Solution) -> str:
     """How sure a solve is, in the page's status line: ``proven best · 0.01 s``."""
     if solution.proven:
-        return f"proven best · {solution.elapsed:.2f} s"
-    return f"best found, not proven ({solution.status}, {solution.elapsed:.1f} s)"
+        return tt("proven best · {seconds} s", seconds=i18n.format_number(solution.elapsed, ".2f"))
+    return tt("best found, not proven ({status}, {seconds} s)", status=solution.status,
+              seconds=i18n.format_number(solution.elapsed, ".1f"))
 
 
 def travel_document(position: Position, solution: Solution) -> dict[str, Any]:
@@ -159,7 +185,7 @@ def draw_document(position: Position, advice: DrawAdvice | None, full: Solution 
                 "status": status_text(full), "now": {"score": plan.score, "cards_spent": plan.cards_spent},
                 "shown": {"route": str(plan), "placements": _placements(plan), "counter": None}}
     best = advice.best
-    options = [{"counter": _letter(o.counter), "name": o.counter.title if o.counter else "blind",
+    options = [{"counter": _letter(o.counter), "name": transport_word(o.counter) if o.counter else tt("blind"),
                 "face_up": position.display[o.counter] if o.counter else 0, "score": round(o.score, 4),
                 "cards_spent": round(o.cards, 4), "best": o is best, "route": None if o.plan is None else str(o.plan),
                 "chances": None if o.chances is None else {t.letter: round(p, 4) for t, p in o.chances.items()},
@@ -173,8 +199,8 @@ def draw_document(position: Position, advice: DrawAdvice | None, full: Solution 
     return {"phase": "draw", "full": False, "options": options, "best": options[0]["counter"] or "blind",
             "verdict": sentences.draw_verdict(advice),
             "ties": sentences.tied(equal) if len(equal) > 1 else None,
-            "status": "every joint plan proven best" if all(p.proven for p in plans) else
-                      "best found, not every plan proven (the limit ran out)",
+            "status": tt("every joint plan proven best") if all(p.proven for p in plans) else
+                      tt("best found, not every plan proven (the limit ran out)"),
             "now": {"score": now.score, "cards_spent": now.cards_spent},
             "shown": {"route": str(shown), "placements": _placements(shown),
                       "counter": _letter(best.counter) if best.plan is not None else None}}
@@ -197,10 +223,10 @@ def place_document(advice: PlaceAdvice, roads: list[RoadRisk], *, samples: int) 
         entry["obstacle_text"] = None if risk.blocked is None else sentences.plan_change(plan.value,
                                                                                          risk.blocked.value)
     if not position.obstacle:
-        obstacle: dict[str, Any] = {"status": "placed", "note": "you placed your obstacle of the game already"}
+        obstacle: dict[str, Any] = {"status": "placed", "note": tt("you placed your obstacle of the game already")}
     elif not position.opponents:
-        obstacle = {"status": "no-opponents", "note": "add the opponents (their town, visited towns and points) "
-                    "for the obstacle advice"}
+        obstacle = {"status": "no-opponents", "note": tt("add the opponents (their town, visited towns and points) "
+                                                         "for the obstacle advice")}
     else:
         obstacle = {"status": "pending", "samples": samples}
     gains_nothing = advice.passing_is_free and now is not None  # then the advice is to pass, not to place

@@ -101,7 +101,7 @@ def test_stale_advice_is_dimmed_and_not_actionable_while_a_newer_answer_is_worke
 
 def test_later_advice_shows_a_progress_mark(phone: Phone) -> None:
     phone.page.evaluate("() => render({ ...page.view, serial: page.view.serial + 1, pending: ['keep'] })")
-    assert phone.text("#later-status") == "working out: keep…"
+    assert phone.text("#later-status") == "working out: what to keep…"
     assert phone.page.evaluate("getComputedStyle(document.querySelector('#later-status'), '::before')"
                                ".borderTopStyle") == "solid"
 

@@ -11,6 +11,7 @@ const ACTIONS = ["#apply-place", "#apply-obstacle", "#travel", "#to-plan"];  // 
 const LONG_PRESS_MS = 550;   // a long press on a town puts the boot there
 const MOVE_PX = 12;          // a finger that moves further is scrolling, not tapping
 const ZOOMS = [1, 1.5, 2, 3];
+const PENDING = { keep: N_("what to keep"), explain: N_("why this route"), obstacle: N_("the obstacle") };  // later advice
 
 const page = {
   board: null,      // the board document: towns, roads (polylines), cards, rules
@@ -49,16 +50,15 @@ async function readAnswer(response) {
     try { return await response.json(); } catch { /* said below */ }
   }
   if (response.status === 403) {
-    throw new Refused("this phone's link to the table is no longer valid (was the server restarted?): open the " +
-                      "table's link again, or scan its QR code");
+    throw new Refused(t("this phone's link to the table is no longer valid (was the server restarted?): open the table's link again, or scan its QR code"));
   }
-  throw new Refused(`the table answered something that is not a table's answer (status ${response.status}): try again`);
+  throw new Refused(t("the table answered something that is not a table's answer (status {status}): try again", { status: response.status }));
 }
 
 async function getJson(path) {
-  const response = await fetch(path, { credentials: "same-origin", cache: "no-store" });
+  const response = await fetch(path, { credentials: "same-origin", cache: "no-store", headers: langHeaders() });
   const answer = await readAnswer(response);
-  if (!response.ok) throw new Refused(answer.problems?.[0]?.message ?? `the table refused ${path}`);
+  if (!response.ok) throw new Refused(answer.problems?.[0]?.message ?? t("the table refused {path}", { path }));
   return answer;
 }
 
@@ -66,13 +66,13 @@ async function send(change, where) {
   let answer;
   try {
     const response = await fetch("/api/change", {
-      method: "POST", credentials: "same-origin", headers: { "content-type": "application/json" },
+      method: "POST", credentials: "same-origin", headers: { "content-type": "application/json", ...langHeaders() },
       body: JSON.stringify(change),
     });
     answer = await readAnswer(response);
   } catch (error) {
     const message = error instanceof Refused ? error.message
-      : "the table did not answer (this phone is offline, or the server stopped): nothing was changed";
+      : t("the table did not answer (this phone is offline, or the server stopped): nothing was changed");
     if (!(error instanceof Refused)) goneOffline();
     showProblems([{ kind: "offline", field: "", value: null, message }], where || problemsNear(page.tapped));
     return false;
@@ -97,7 +97,7 @@ function goneOffline() {
   const time = [page.offlineSince.getHours(), page.offlineSince.getMinutes()]
     .map((n) => String(n).padStart(2, "0")).join(":");  // 21:03, the table's clock
   const status = $("#link-status");
-  status.textContent = `offline since ${time}: the advice may be stale`;
+  status.textContent = t("offline since {time}: the advice may be stale", { time });
   status.classList.add("down");
   document.body.classList.add("offline");
 }
@@ -105,7 +105,7 @@ function goneOffline() {
 function backOnline() {
   page.offlineSince = null;
   const status = $("#link-status");
-  status.textContent = "live";
+  status.textContent = t("live");
   status.classList.remove("down");
   document.body.classList.remove("offline");
 }
@@ -215,7 +215,7 @@ function render(view) {
   $("#show-alternatives").checked = view.alternatives > 1;
   // While a newer answer is worked out, the advice on the page is the old position's: dimmed, not to act on.
   for (const id of ACTIONS) if (view.solving) $(id).disabled = true; else if (id !== "#travel") $(id).disabled = false;
-  const pending = view.pending.length ? `working out: ${view.pending.join(", ")}…` : "";
+  const pending = view.pending.length ? t("working out: {what}…", { what: view.pending.map((kind) => t(PENDING[kind] ?? kind)).join(", ") }) : "";
   $("#later-status").textContent = view.solving ? "" : pending;
   const warnings = position.warnings.map((w) => el("p", { class: "warning-text", text: w.message }));
   $("#general-problems").replaceChildren(...warnings, ...page.problems.filter((p) => problemBox(p) === "#general-problems")
@@ -235,11 +235,20 @@ function renderVerdict(view) {
     status = view.advice.status;
   } else {
     if (!page.solvingSince) page.solvingSince = performance.now();
-    status = "solving…";
+    status = t("solving…");
   }
   if (!view.solving) page.solvingSince = 0;
   $("#solve-status").textContent = status;
   document.body.classList.toggle("solving", Boolean(view.solving));
+}
+
+// A town or a transport the view names by its board (English) name, in the phone's language.
+function townWord(name) {
+  return page.board.towns.find((town) => town.board_name === name)?.name ?? name;
+}
+
+function cardWord(name) {
+  return name ? page.board.cards.find((card) => card.name === name)?.title ?? name : "";
 }
 
 function renderRoute(view) {
@@ -247,13 +256,14 @@ function renderRoute(view) {
   const solution = view.solution;
   if (!solution) return;
   const best = solution.plans[0];
-  $("#route-title").textContent = view.phase === "plan" ? "Joint plan: your counters and your route" : "Best route";
+  const [caravan, yours, obstacle] = [t("caravan"), t("yours"), t("obstacle")];
+  $("#route-title").textContent = view.phase === "plan" ? t("Joint plan: your counters and your route") : t("Best route");
   body.replaceChildren(...best.records.map((r) => el("tr", { class: r.placed ? "placed" : null },
-    el("td", { text: String(r.number) }), el("td", { text: r.to }),
-    el("td", { class: "cards", text: r.letters + (r.pay === "caravan" ? " (caravan)" : "") }),
-    el("td", { text: r.via === "road" ? `${r.placed ? "your " : ""}${r.counter ?? ""}${r.obstacle ? " + obstacle" : ""}, ${r.terrain}` : `${r.via}, ${r.terrain}` }),
+    el("td", { text: String(r.number) }), el("td", { text: townWord(r.to) }),
+    el("td", { class: "cards", text: r.letters + (r.pay === "caravan" ? ` (${caravan})` : "") }),
+    el("td", { text: r.via === "road" ? `${r.placed ? `${yours} ` : ""}${cardWord(r.counter)}${r.obstacle ? ` + ${obstacle}` : ""}, ${t(r.terrain)}` : `${t(r.via)}, ${t(r.terrain)}` }),
     el("td", { text: r.new_town ? "✓" : "" }))));
-  if (!best.records.length) body.replaceChildren(el("tr", {}, el("td", { colspan: "5", text: "no step pays off: stay" })));
+  if (!best.records.length) body.replaceChildren(el("tr", {}, el("td", { colspan: "5", text: t("no step pays off: stay") })));
   $("#travel").disabled = !best.steps.length;
   $("#travel").dataset.route = best.route;
   $("#alternatives").replaceChildren(...solution.plans.slice(1).map((plan) =>
@@ -262,17 +272,19 @@ function renderRoute(view) {
 
 // A grid of cells, one per card or counter type: its count, − and + (tapping the face adds one too).
 function renderSteppers(box, items, counts, change, what = "card") {
+  const labels = what === "card" ? [t("add a card: {name}"), t("remove a card: {name}")]
+    : [t("add a counter: {name}"), t("remove a counter: {name}")];
   if (!box.childElementCount) {
     for (const item of items) {
-      const face = el("button", { type: "button", class: "face", "aria-label": `add a ${item.title} ${what}`,
+      const face = el("button", { type: "button", class: "face", "aria-label": fill(labels[0], { name: item.title }),
                                   onclick: () => change(item.letter, 1) },
                       el("b", { text: item.letter }), el("small", { text: item.title }), el("span", { class: "count" }));
       face.style.background = item.colour;
       face.style.color = textColour(item.colour);
       box.append(el("div", { class: "card", "data-card": item.letter }, face,
-        el("button", { type: "button", class: "minus", "aria-label": `remove a ${item.title} ${what}`,
+        el("button", { type: "button", class: "minus", "aria-label": fill(labels[1], { name: item.title }),
                        onclick: () => change(item.letter, -1) }, "−"),
-        el("button", { type: "button", class: "plus", "aria-label": `add a ${item.title} ${what}`,
+        el("button", { type: "button", class: "plus", "aria-label": fill(labels[0], { name: item.title }),
                        onclick: () => change(item.letter, 1) }, "+")));
     }
   }
@@ -288,7 +300,7 @@ function renderSteppers(box, items, counts, change, what = "card") {
 function renderHand(position) {
   renderSteppers($("#hand"), page.board.cards, position.hand,
                  (card, delta) => send({ op: "card", card, delta }));
-  $("#hand-count").textContent = `(${position.cards} card${position.cards === 1 ? "" : "s"})`;
+  $("#hand-count").textContent = `(${tn("{n} card", "{n} cards", position.cards)})`;
 }
 
 function textColour(hex) {
@@ -298,7 +310,7 @@ function textColour(hex) {
 
 function renderGame(view) {
   const position = view.position;
-  $("#round").textContent = `${position.round} of ${position.rounds}`;
+  $("#round").textContent = t("{round} of {rounds}", { round: position.round, rounds: position.rounds });
   $("#round-down").disabled = position.round <= 1;
   $("#round-up").disabled = position.round >= position.rounds;
   $("#new-round").disabled = position.round >= position.rounds;
@@ -307,12 +319,12 @@ function renderGame(view) {
     for (const [name, option] of Object.entries(page.board.rules)) {
       const select = el("select", { id: `rule-${name}`, "aria-label": option.help, title: option.help,
                                     onchange: (event) => send({ op: "rule", name, value: event.target.value }) },
-                        ...option.values.map((value) => el("option", { value, text: value })));
-      rules.append(el("label", { for: `rule-${name}`, text: name.replace("_", " ") }), select);
+                        ...option.values.map((value, i) => el("option", { value, text: option.texts[i] })));
+      rules.append(el("label", { for: `rule-${name}`, text: option.title }), select);
     }
   }
   for (const [name, value] of Object.entries(position.rules)) $(`#rule-${name}`).value = value;
-  const save = view.save_error || (view.save ? `saved to ${view.save} after every change` : "");
+  const save = view.save_error || (view.save ? t("saved to {file} after every change", { file: view.save }) : "");
   $("#save-status").textContent = save;
   $("#save-status").classList.toggle("problem-text", Boolean(view.save_error));
 }
@@ -411,7 +423,7 @@ function tapTown(town, mode) {
   else {
     const visited = !position.visited.includes(town.code);
     send({ op: "visit", town: town.code, visited }, "#map-problems").then((made) => {
-      if (made) toast(`${town.name} ${visited ? "collected" : "no longer collected"}`, () => send({ op: "undo" }, "#map-problems"));
+      if (made) toast(visited ? t("{town} collected", { town: town.name }) : t("{town} no longer collected", { town: town.name }), () => send({ op: "undo" }, "#map-problems"));
     });
   }
 }
@@ -434,7 +446,7 @@ function openSheet(roadId) {
     const held = owner ? ` · ${owner[card.letter] ?? 0}` : "";  // how many the one placing holds face up
     const button = el("button", { type: "button", "data-counter": card.letter, disabled: !allowed,
                                   "aria-pressed": String(tile?.counter === card.letter),
-                                  title: allowed ? card.title : `a ${card.title} cannot travel ${road.terrain}`,
+                                  title: allowed ? card.title : t("{card} cannot travel {terrain}", { card: card.title, terrain: t(road.terrain) }),
                                   onclick: () => setTile(card.letter, Boolean(tile?.obstacle)) },
                         `${card.letter} ${card.title}${held}`);
     button.style.background = card.colour;
@@ -504,7 +516,7 @@ function watchControls() {
     const share = $("#share");
     try {
       await navigator.clipboard.writeText(share.value);
-      $("#copy-share").textContent = "copied";
+      $("#copy-share").textContent = t("copied");
     } catch {
       share.select();  // no clipboard on a plain-http page: the link is selected for a manual copy
     }
@@ -544,6 +556,8 @@ function watchHeader() {
 }
 
 async function start() {
+  await loadTexts();
+  makeGameText();
   document.addEventListener("pointerdown", (event) => { page.tapped = event.target; }, true);
   watchControls();
   watchRound();
@@ -571,11 +585,11 @@ async function start() {
 // A shared link's position is offered, never loaded over the table's: loading it is a change undo takes back.
 function offerShared(shared) {
   $("#shared").hidden = false;
-  $("#shared-text").textContent = `The link you opened holds another position: ${shared}`;
+  $("#shared-text").textContent = t("The link you opened holds another position: {notation}", { notation: shared });
   $("#shared-load").onclick = async () => {
     $("#shared").hidden = true;
     if (await send({ op: "notation", text: shared }, "#notation-problems")) {
-      toast("the shared position is loaded", () => send({ op: "undo" }, "#notation-problems"));
+      toast(t("the shared position is loaded"), () => send({ op: "undo" }, "#notation-problems"));
     } else {
       const input = $("#notation");
       input.value = shared;  // leave the shared text to fix, beside its problems
@@ -586,6 +600,6 @@ function offerShared(shared) {
 }
 
 start().catch((error) => {
-  $("#verdict").textContent = `the page could not start: ${error instanceof Refused ? error.message
-    : "the table did not answer; reload the page when it runs again"}`;
+  $("#verdict").textContent = t("the page could not start: {why}", { why: error instanceof Refused ? error.message
+    : t("the table did not answer; reload the page when it runs again") });
 });

@@ -5,6 +5,15 @@
 // once the page runs. Every sentence and number comes from the view's advice.explain (the explain command's JSON).
 "use strict";
 
+// A step's reasons (the machine values of the teaching notes) as the page says them, each a message.
+const REASONS = {
+  counter: N_("counter"), obstacle: N_("obstacle"), "caravan-only-way": N_("caravan: the only way"),
+  "caravan-saves-matching-cards": N_("caravan saves matching cards"), "caravan-dearer": N_("caravan dearer"),
+  downstream: N_("downstream"), upstream: N_("upstream"), ferry: N_("ferry"), "new-town": N_("new town"),
+  capital: N_("capital"), "collected-before": N_("collected before"), backtrack: N_("backtrack"),
+  "dead-end": N_("dead end"), end: N_("end"), home: N_("home"),
+};
+
 const explained = {
   step: null,     // { number, connection } of the step whose road is marked on the map
   whatIf: null,   // { kind, svg, text } of the what-if whose map is shown instead of the board
@@ -26,10 +35,10 @@ function renderExplain(view) {
   }
   const status = found ? found.status : "waiting";
   $("#explain-panel").dataset.status = status;
-  $("#explain-status").textContent = status === "done" ? (found.proven ? "proven" : "not every answer proven")
-    : status === "error" ? "could not be worked out" : "working out…";
+  $("#explain-status").textContent = status === "done" ? (found.proven ? t("proven") : t("not every answer proven"))
+    : status === "error" ? t("could not be worked out") : t("working out…");
   $("#explain-note").textContent = status === "error" ? found.note : "";  // the summary says "working out…"
-  $("#yours").placeholder = "your route, e.g. " + (view.solution?.plans[0]?.route || "thr/E jac/D").toLowerCase();
+  $("#yours").placeholder = t("your route, e.g. {route}", { route: (view.solution?.plans[0]?.route || "thr/E jac/D").toLowerCase() });
   if (document.activeElement !== $("#yours") && !$("#yours").dataset.edited) $("#yours").value = view.yours ?? "";
   $("#copy-best").disabled = !view.solution?.plans[0]?.steps.length;
   if (status !== "done") {
@@ -49,7 +58,7 @@ function renderExplain(view) {
 // -- the best route's steps ----------------------------------------------------------------------------------------
 function renderSteps(found) {
   if (!found.steps.length) {
-    $("#explain-steps").replaceChildren(el("li", { text: "No step pays off: the boot stays." }));
+    $("#explain-steps").replaceChildren(el("li", { text: t("No step pays off: the boot stays.") }));
     return;
   }
   $("#explain-steps").replaceChildren(...found.steps.map((step) => el("li", {},
@@ -57,7 +66,7 @@ function renderSteps(found) {
                    "aria-pressed": String(explained.step?.number === step.step),
                    onclick: () => markStep(explained.step?.number === step.step ? null
                      : { number: step.step, connection: step.connection, round: page.view.position.round }) },
-       el("b", { text: `${step.step}. ${step.to}` }), ` · ${step.route} · ${step.reasons.join(", ").replaceAll("-", " ")}`),
+       el("b", { text: `${step.step}. ${townWord(step.to)}` }), ` · ${step.route} · ${step.reasons.map((reason) => t(REASONS[reason] ?? reason)).join(", ")}`),
     ...step.text.map((sentence) => el("p", { class: "note", text: sentence })))));
 }
 
@@ -86,12 +95,13 @@ function markExplain() {
   const shown = explained.whatIf && page.shownSvg === explained.whatIf.svg;
   if (!shown) explained.whatIf = null;
   $("#whatif-shown").hidden = !shown;
-  $("#whatif-shown-text").textContent = shown ? `The map shows the best route ${explained.whatIf.text}.` : "";
+  $("#whatif-shown-text").textContent = shown ? t("The map shows the best route {what}.", { what: explained.whatIf.text }) : "";
 }
 
 // -- the fewest cards to each town ---------------------------------------------------------------------------------
 function needText(need) {
-  return `with ${need.addition}: ${plural(need.cards, "card")} (${need.route})`;
+  return t("with {addition}: {cards} ({route})", { addition: need.addition, cards: counted(need.cards, "card"),
+                                                  route: need.route });
 }
 
 function renderReach(found) {
@@ -100,7 +110,7 @@ function renderReach(found) {
     return el("tr", { "data-town": row.code },
       el("td", { text: row.town }),
       el("td", { text: row.cards === null ? "—" : `${row.cards} · ${row.route}` }),
-      el("td", { text: row.cards !== null ? "" : needs.length ? needs.join("; or ") : "out of reach this round" }));
+      el("td", { text: row.cards !== null ? "" : needs.length ? needs.join(t("; or ")) : t("out of reach this round") }));
   }));
 }
 
@@ -110,12 +120,18 @@ function pointWord() {
   return page.view?.position.last_round ? "point" : "town";
 }
 
+// A count of cards, towns or points in the phone's language (1 karta, 2 karty, 5 karet).
+function counted(n, word) {
+  if (word === "card") return tn("{n} card", "{n} cards", n);
+  return word === "point" ? tn("{n} point", "{n} points", n) : tn("{n} town", "{n} towns", n);
+}
+
 function gainText(gain) {
   const parts = [];
-  if (gain.points) parts.push(`${gain.points > 0 ? "+" : "−"}${plural(Math.abs(gain.points), pointWord())}`);
-  if (gain.cards_saved > 0) parts.push(`${plural(gain.cards_saved, "card")} fewer`);
-  if (gain.cards_saved < 0) parts.push(`${plural(-gain.cards_saved, "card")} more`);
-  return parts.length ? parts.join(", ") : "adds nothing";
+  if (gain.points) parts.push(`${gain.points > 0 ? "+" : "−"}${counted(Math.abs(gain.points), pointWord())}`);
+  if (gain.cards_saved > 0) parts.push(t("{cards} fewer", { cards: counted(gain.cards_saved, "card") }));
+  if (gain.cards_saved < 0) parts.push(t("{cards} more", { cards: counted(-gain.cards_saved, "card") }));
+  return parts.length ? parts.join(", ") : t("adds nothing");
 }
 
 function renderWhatIf(found) {
@@ -126,30 +142,33 @@ function renderWhatIf(found) {
   for (const [kind, ties] of [["card", what.card_ties], ["counter", what.counter_ties]]) {
     const gain = what[kind];
     if (!gain) {
-      rows.push(el("p", { class: "hint", text: kind === "card" ? "No card to add." : "No empty road to add a counter on." }));
+      rows.push(el("p", { class: "hint", text: kind === "card" ? t("No card to add.") : t("No empty road to add a counter on.") }));
       continue;
     }
     const helps = gain.points > 0 || gain.cards_saved > 0;
     if (!helps) {
       rows.push(el("p", { class: "whatif", "data-kind": kind,
-                          text: `No single extra ${kind} would help: the best stays as it is.` }));
+                          text: kind === "card" ? t("No single extra card would help: the best stays as it is.")
+                            : t("No single extra counter would help: the best stays as it is.") }));
       continue;
     }
-    const text = `with ${gain.addition}`;
+    const text = t("with {addition}", { addition: gain.addition });
     const tools = [el("button", { type: "button", class: "show-whatif", "data-kind": kind,
-                                  onclick: () => showWhatIf(kind, gain.svg, text) }, "show on map")];
+                                  onclick: () => showWhatIf(kind, gain.svg, text) }, t("show on map"))];
     if (kind === "counter") {
       tools.push(el("button", { type: "button", class: "apply-whatif",
                                 onclick: () => send({ op: "tile", road: gain.road, counter: gain.counter_letter }, "#explain-problems") },
-                    "put it on the board"));
+                    t("put it on the board")));
     }
     rows.push(el("div", { class: "whatif helps", "data-kind": kind },
       el("p", {}, el("b", { text: `${gain.addition[0].toUpperCase()}${gain.addition.slice(1)}: ` }),
-         `${gainText(gain)} → ${plural(gain.score, pointWord())} for ${plural(gain.cards_spent, "card")}: ${gain.route || "stay"}`),
-      ties.length ? el("p", { class: "hint", text: `As good: ${ties.join("; ")}.` }) : "",
+         t("{gain} → {score} for {cards}: {route}", { gain: gainText(gain), score: counted(gain.score, pointWord()),
+                                                    cards: counted(gain.cards_spent, "card"),
+                                                    route: gain.route || t("stay") })),
+      ties.length ? el("p", { class: "hint", text: t("As good: {ties}.", { ties: ties.join("; ") }) }) : "",
       el("div", { class: "row" }, ...tools)));
   }
-  if (!what.proven) rows.push(el("p", { class: "hint", text: "Not every what-if was proven: a better one may be missed." }));
+  if (!what.proven) rows.push(el("p", { class: "hint", text: t("Not every what-if was proven: a better one may be missed.") }));
   box.replaceChildren(...rows);
 }
 
@@ -178,7 +197,7 @@ function renderEnds(found) {
   const ends = found.end_towns;
   $("#explain-ends").hidden = !ends;
   if (!ends) return;
-  $("#explain-ends caption").textContent = `Where to end: home is ${ends.home}, each link from it costs a point`;
+  $("#explain-ends caption").textContent = t("Where to end: home is {home}, each link from it costs a point", { home: ends.home });
   $("#explain-ends tbody").replaceChildren(...ends.rows.map((row) => el("tr", { class: row.best ? "best" : null },
     el("td", { text: row.end }), el("td", { text: String(row.towns) }), el("td", { text: String(row.home_distance) }),
     el("td", { text: String(row.score) }), el("td", { text: String(row.cards_spent) }))));
@@ -191,18 +210,20 @@ function renderYours(view, found) {
   if (!yours || !view.yours) { box.replaceChildren(); return; }
   const best = found.best;
   const mine = yours.plan;
-  const total = `Yours: ${plural(mine.score, pointWord())} for ${plural(mine.cards_spent, "card")}; the best: `
-    + `${plural(best.score, pointWord())} for ${plural(best.cards_spent, "card")}.`;
+  const total = t("Yours: {score} for {cards}; the best: {best_score} for {best_cards}.", {
+    score: counted(mine.score, pointWord()), cards: counted(mine.cards_spent, "card"),
+    best_score: counted(best.score, pointWord()), best_cards: counted(best.cards_spent, "card") });
   const lines = [];
   if (yours.optimal) {
-    lines.push(el("p", { class: "advice", text: "Your route is as good as the best." }));
+    lines.push(el("p", { class: "advice", text: t("Your route is as good as the best.") }));
   } else if (yours.behind_at !== null) {
     const step = mine.route.split(" ")[yours.behind_at - 1];
     const cost = yours.step_cost;
-    lines.push(el("p", { class: "advice", text: `Your route falls behind at step ${yours.behind_at} (${step}): it costs ${costText(cost)}.` }));
-    if (yours.instead !== null) lines.push(el("p", { text: `From just before it, the best way on: ${yours.instead || "stay"}.` }));
+    lines.push(el("p", { class: "advice", text: t("Your route falls behind at step {number} ({step}): it costs {cost}.",
+                                                            { number: yours.behind_at, step, cost: costText(cost) }) }));
+    if (yours.instead !== null) lines.push(el("p", { text: t("From just before it, the best way on: {route}.", { route: yours.instead || t("stay") }) }));
   } else if (yours.stopped_early) {
-    lines.push(el("p", { class: "advice", text: `Your route keeps to the best track but stops early: it loses ${costText(yours.lost)}.` }));
+    lines.push(el("p", { class: "advice", text: t("Your route keeps to the best track but stops early: it loses {cost}.", { cost: costText(yours.lost) }) }));
   }
   lines.push(el("p", { text: total }));
   box.replaceChildren(...lines);
@@ -210,9 +231,9 @@ function renderYours(view, found) {
 
 function costText(cost) {
   const parts = [];
-  if (cost.points) parts.push(plural(cost.points, pointWord()));
-  if (cost.cards > 0) parts.push(`${plural(cost.cards, "card")} more`);
-  if (cost.cards < 0) parts.push(`saves ${plural(-cost.cards, "card")}`);
+  if (cost.points) parts.push(counted(cost.points, pointWord()));
+  if (cost.cards > 0) parts.push(t("{cards} more", { cards: counted(cost.cards, "card") }));
+  if (cost.cards < 0) parts.push(t("saves {cards}", { cards: counted(-cost.cards, "card") }));
   return parts.join(", ") || "nothing";
 }
 

@@ -6,55 +6,61 @@
 "use strict";
 
 // Every sentence the game mode shows, in one place (for translating the page).
-const GAME_TEXT = {
-  start: "start a game",
-  startAgain: "start a new game",
-  startTitle: "A new game",
-  names: "players in seat order (the first draws first), with commas",
-  me: "I am",
-  display: "the five face-up counters, tapped in order:",
-  hand: "my eight cards (letters, e.g. PPCCUTDR)",
-  secret: "my face-down counter",
-  begin: "begin",
-  clear: "clear",
-  dealTitle: (round) => `Round ${round}: your new cards`,
-  dealHint: (kept) => kept ? `You kept ${kept}: add the cards dealt to them.` : "The eight cards dealt to you.",
-  deal: "these are my cards",
-  dealSecret: "my new face-down counter",
-  askDeal: (round) => `Round ${round}: enter your new cards before anyone draws.`,
-  newCards: "new cards",
-  you: "you",
-  draws: (name) => `${name} draws: tap the counter taken`,
-  myDraw: "your draw: tap the counter you take (advice below)",
-  blind: "blind:",
-  blindHint: "A blind draw: tap the counter drawn after “blind:” at the top.",
-  pass: "pass",
-  places: (name) => `${name} places: tap a road on the map, then the counter`,
-  myPlace: "your turn to place: the advice is below, or tap a road",
-  travels: (name) => `Tap the town where ${name}'s boot ends`,
-  stays: (name) => `${name} stays`,
-  myTravel: "your move: walk the advised route",
-  walk: "walk this route",
-  discard: "keep four cards for the next round",
-  keepThese: (cards) => `keep ${cards}`,
-  discardOther: "or discard (letters)",
-  discardSend: "discard",
-  keeps: (name) => `${name} keeps`,
-  keepNone: "nothing",
-  keepFaceDown: "a face-down one",
-  over: "the game is over",
-  turned: "Which counter turned up?",
-  collected: (name) => `${name} collected (tap towns on the map to change)`,
-  done: "done",
-  points: (n) => `${n} town${n === 1 ? "" : "s"}`,
-  counters: (open, secret) => [open, secret ? `+${secret} face-down` : ""].filter(Boolean).join(" "),
-  waitStart: "Game mode: start a game (its players, the display and your cards).",
-  waitDeal: "Your new cards first: the advice comes once your hand is complete.",
-  waitTurn: (name, phase) => `${name}'s turn (${phase}): tap what ${name} does.`,
-  waitOver: "The game is over.",
-  last: (said) => `last: ${said}`,
-  phases: { draw: "drawing", plan: "planning", travel: "moving", discard: "discarding", keep: "keeping", over: "over" },
-};
+// The game mode's words, in the phone's language once its catalogue is read (makeGameText, at start).
+let GAME_TEXT = null;
+
+function makeGameText() {
+  GAME_TEXT = {
+    start: t("start a game"),
+    startAgain: t("start a new game"),
+    startTitle: t("A new game"),
+    names: t("players in seat order (the first draws first), with commas"),
+    me: t("I am"),
+    display: t("the five face-up counters, tapped in order:"),
+    hand: t("my eight cards (letters, e.g. PPCCUTDR)"),
+    secret: t("my face-down counter"),
+    begin: t("begin"),
+    clear: t("clear"),
+    dealTitle: (round) => t("Round {round}: your new cards", { round }),
+    dealHint: (kept) => kept ? t("You kept {cards}: add the cards dealt to them.", { cards: kept }) : t("The eight cards dealt to you."),
+    deal: t("these are my cards"),
+    dealSecret: t("my new face-down counter"),
+    askDeal: (round) => t("Round {round}: enter your new cards before anyone draws.", { round }),
+    newCards: t("new cards"),
+    you: t("you"),
+    draws: (name) => t("{name} draws: tap the counter taken", { name }),
+    myDraw: t("your draw: tap the counter you take (advice below)"),
+    blind: t("blind:"),
+    blindHint: t("A blind draw: tap the counter drawn after “blind:” at the top."),
+    pass: t("pass"),
+    places: (name) => t("{name} places: tap a road on the map, then the counter", { name }),
+    myPlace: t("your turn to place: the advice is below, or tap a road"),
+    travels: (name) => t("Tap the town where {name}'s boot ends", { name }),
+    stays: (name) => t("{name} stays", { name }),
+    myTravel: t("your move: walk the advised route"),
+    walk: t("walk this route"),
+    discard: t("keep four cards for the next round"),
+    keepThese: (cards) => t("keep {cards}", { cards }),
+    discardOther: t("or discard (letters)"),
+    discardSend: t("discard"),
+    keeps: (name) => t("{name} keeps", { name }),
+    keepNone: t("nothing"),
+    keepFaceDown: t("a face-down one"),
+    over: t("the game is over"),
+    turned: t("Which counter turned up?"),
+    collected: (name) => t("{name} collected (tap towns on the map to change)", { name }),
+    done: t("done"),
+    points: (n) => tn("{n} town", "{n} towns", n),
+    counters: (open, secret) => [open, secret ? t("+{n} face-down", { n: secret }) : ""].filter(Boolean).join(" "),
+    waitStart: t("Game mode: start a game (its players, the display and your cards)."),
+    waitDeal: t("Your new cards first: the advice comes once your hand is complete."),
+    waitTurn: (name, phase) => t("{name}'s turn ({phase}): tap what {name} does.", { name, phase }),
+    waitOver: t("The game is over."),
+    last: (said) => t("last: {said}", { said }),
+    phases: { draw: t("drawing"), plan: t("planning"), travel: t("moving"), discard: t("discarding"), keep: t("keeping"),
+                over: t("over") },
+  };
+}
 
 const gamePage = { picked: [], secret: null, collecting: null, turnedSlot: null, dealing: false, dealDismissed: false };
 
@@ -141,7 +147,7 @@ function barContents(view, game) {
     parts.push(el("p", { text: mine ? GAME_TEXT.myDraw : GAME_TEXT.draws(name) }));
     const best = mine ? adviceFor(view, "draw")?.best : null;
     const chips = game.display.map((letter, slot) => {
-      const chip = counterButton(letter, () => takeFaceUp(slot), `take the face-up ${cardOf(letter).title}`);
+      const chip = counterButton(letter, () => takeFaceUp(slot), t("take the face-up {card}", { card: cardOf(letter).title }));
       chip.dataset.slot = String(slot);
       if (best === letter) chip.classList.add("best");
       return chip;
@@ -150,7 +156,7 @@ function barContents(view, game) {
     if (game.stack > 0) {
       parts.push(el("div", { class: "chips blind", id: "game-blind" }, el("span", { text: GAME_TEXT.blind }),
         ...counterCards().map((c) => counterButton(c.letter, () => act({ action: "blind", took: c.letter }),
-                                                   `drew a ${c.title} blind`))));
+                                                   t("drew a {card} blind", { card: c.title })))));
     }
     if (game.can_pass) parts.push(passButton());
   } else if (game.phase === "plan") {
@@ -185,7 +191,7 @@ function barContents(view, game) {
     const row = el("div", { class: "chips", id: "game-keep" },
       el("button", { type: "button", "data-keep": "-", text: GAME_TEXT.keepNone, onclick: () => act({ action: "-" }) }),
       ...letters.map((letter) => {
-        const chip = counterButton(letter, () => act({ action: letter }), `keeps the ${cardOf(letter).title}`);
+        const chip = counterButton(letter, () => act({ action: letter }), t("keeps the {card}", { card: cardOf(letter).title }));
         if (advised === letter) chip.classList.add("best");
         return chip;
       }));
@@ -306,7 +312,7 @@ function renderSetup() {
   select.replaceChildren(...names.map((n, i) => el("option", { value: String(i), text: n })));
   if (chosen && Number(chosen) < names.length) select.value = chosen;
   else {
-    const you = names.findIndex((n) => /^(you|me|ich)$/i.test(n));
+    const you = names.findIndex((n) => /^(you|me|ich)$/i.test(n) || n.toLowerCase() === GAME_TEXT.you.toLowerCase());
     select.value = String(Math.max(0, you));
   }
   $("#setup-display-picked").textContent = gamePage.picked.join("") || "—";
@@ -352,6 +358,8 @@ function gameWords() {
                   "#setup-display-label": GAME_TEXT.display, "#setup-clear": GAME_TEXT.clear,
                   "#game-turned-title": GAME_TEXT.turned, "#game-towns-done": GAME_TEXT.done };
   for (const [selector, text] of Object.entries(words)) $(selector).textContent = text;
+  const names = $("#setup-names");
+  if (names.value === names.defaultValue) names.value = t("Anna, You, Ben");  // the HTML's example players
 }
 
 // The pickers that need the board's counters (called once the board document is read).
@@ -360,10 +368,10 @@ function startGameMode() {
   $("#setup-display").replaceChildren(...counterCards().map((c) => counterButton(c.letter, () => {
     if (gamePage.picked.length < page.board.display_size) gamePage.picked.push(c.letter);
     renderSetup();
-  }, `a face-up ${c.title}`)));
+  }, t("a face-up {card}", { card: c.title }))));
   $("#setup-secret").replaceChildren(...counterCards().map((c) => counterButton(c.letter, () => {
     gamePage.secret = c.letter;
     renderSetup();
-  }, `my face-down ${c.title}`)));
+  }, t("my face-down {card}", { card: c.title }))));
   renderSetup();
 }

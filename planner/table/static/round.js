@@ -6,10 +6,6 @@
 
 const DISPLAY_CARRY_KEY = "elfenland-table.display-carry";
 
-function plural(n, word) {
-  return `${n} ${word}${n === 1 ? "" : "s"}`;
-}
-
 function number(value) {
   return Number.isInteger(value) ? String(value) : value.toFixed(2);
 }
@@ -60,7 +56,7 @@ function headline(advice) {
   const obstacle = advice.phase === "plan" ? advice.obstacle : null;
   if (obstacle?.status === "done" && !obstacle.hold && obstacle.road) {
     const road = obstacle.opponents[0].roads.find((r) => r.road === obstacle.road);
-    return `${advice.verdict}; or your obstacle on ${roadName(road)}`;
+    return t("{verdict}; or your obstacle on {road}", { verdict: advice.verdict, road: roadName(road) });
   }
   return advice.verdict;
 }
@@ -90,12 +86,12 @@ function renderLegend(view) {
   const parts = [];
   const draw = adviceFor(view, "draw");
   const plan = adviceFor(view, "plan");
-  if (draw?.shown.placements.length) parts.push("dashed pink: your counters in the plan");
-  if (plan?.placements.length) parts.push("dashed pink: your counters in the plan, the one to place now pulsing");
+  if (draw?.shown.placements.length) parts.push(t("dashed pink: your counters in the plan"));
+  if (plan?.placements.length) parts.push(t("dashed pink: your counters in the plan, the one to place now pulsing"));
   if (plan?.obstacle?.status === "done" && !plan.obstacle.hold && plan.obstacle.road) {
-    parts.push("red: the road for your obstacle");
+    parts.push(t("red: the road for your obstacle"));
   }
-  $("#map-legend").textContent = parts.length ? `On the map: ${parts.join("; ")}.` : "";
+  $("#map-legend").textContent = parts.length ? t("On the map: {parts}.", { parts: parts.join("; ") }) : "";
 }
 
 // -- draw ----------------------------------------------------------------------------------------------------------
@@ -106,7 +102,7 @@ function renderDraw(view) {
   for (const card of counterCards()) {
     for (let i = 0; i < position.display[card.letter]; i++) {
       const chip = el("button", { type: "button", class: advice?.best === card.letter ? "chip best" : "chip",
-                                  "data-counter": card.letter, "aria-label": `take the face-up ${card.title}`,
+                                  "data-counter": card.letter, "aria-label": t("take the face-up {card}", { card: card.title }),
                                   onclick: () => send({ op: "take", counter: card.letter }, "#draw-problems") },
                       el("b", { text: card.letter }), el("small", { text: card.title }));
       chip.style.background = card.colour;
@@ -115,21 +111,24 @@ function renderDraw(view) {
     }
   }
   $("#display").replaceChildren(...chips);
-  $("#display-hint").textContent = chips.length ? "Tap a face-up counter to take it."
-    : "No face-up counters: add them under Face-up display.";
+  $("#display-hint").textContent = chips.length ? t("Tap a face-up counter to take it.")
+    : t("No face-up counters: add them under Face-up display.");
   if (!advice) return;
   $("#draw-options tbody").replaceChildren(...advice.options.map((option) => {
     const name = option.counter ? `${option.name}${option.face_up > 1 ? ` ×${option.face_up}` : ""}`
-      : `blind (${Object.entries(option.chances).map(([t, p]) => `${t} ${Math.round(p * 100)}%`).join(", ")})`;
+      : t("blind ({chances})", { chances: Object.entries(option.chances)
+        .map(([title, p]) => `${title} ${Math.round(p * 100)}%`).join(", ") });
     return el("tr", { class: option.best ? "best" : null, "data-draw": option.counter ?? "blind" },
       el("td", { text: name }), el("td", { text: option.towns_text }), el("td", { text: option.cards_text }));
   }));
   const shown = advice.shown;
-  const taking = shown.counter ? ` with the ${cardOf(shown.counter).title}` : "";
-  $("#draw-shown").textContent = (advice.ties ? `${sentence(advice.ties)} ` : "") + (advice.full
-    ? `The map shows your joint plan: ${shown.route || "stay"}.`
-    : `The map shows your joint plan${taking}: ${shown.route || "stay"}. ${inGame() ? GAME_TEXT.blindHint
-      : "A blind draw: add the counter to your supply."}`);
+  const route = shown.route || t("stay");
+  const blindHint = t("A blind draw: add the counter to your supply.");
+  const map = shown.counter && !advice.full
+    ? t("The map shows your joint plan with the {card}: {route}.", { card: cardOf(shown.counter).title, route })
+    : t("The map shows your joint plan: {route}.", { route });
+  $("#draw-shown").textContent = (advice.ties ? `${sentence(advice.ties)} ` : "") + (advice.full ? map
+    : `${map} ${inGame() ? GAME_TEXT.blindHint : blindHint}`);
   $("#to-plan").hidden = !advice.full;
 }
 
@@ -146,11 +145,11 @@ function renderPlace(view) {
   $("#place-now").textContent = [advice.reason, advice.detail].filter(Boolean).map(sentence).join(" ");
   const apply = $("#apply-place");
   apply.hidden = !now;  // passing is as good: no placement is advised
-  if (now) apply.textContent = `place your ${now.counter} on ${roadName(now)}`;
+  if (now) apply.textContent = t("place your {counter} on {road}", { counter: now.counter, road: roadName(now) });
   $("#place-free").textContent = sentence(advice.passing_note);
   $("#regrets").hidden = !advice.regrets.length;
   $("#regrets tbody").replaceChildren(...advice.regrets.map((regret) => el("tr", { "data-road": regret.road },
-    el("td", { text: roadName(regret) }), el("td", { text: regret.counter ? `place ${regret.letter}` : "travel" }),
+    el("td", { text: roadName(regret) }), el("td", { text: regret.counter ? t("place {counter}", { counter: regret.letter }) : t("travel") }),
     el("td", { text: regret.filled ? `${regret.filled_text} (${regret.filled.counter})` : "—" }),
     el("td", { text: regret.obstacle_text ?? "—" }))));
 }
@@ -167,8 +166,8 @@ function renderObstacle(view) {
   if (!obstacle) return;
   const text = $("#obstacle-advice");
   if (obstacle.status === "pending") {
-    text.textContent = "Working out where your obstacle hurts most…";
-    $("#obstacle-note").textContent = `${obstacle.samples} sampled hands per opponent on this page.`;
+    text.textContent = t("Working out where your obstacle hurts most…");
+    $("#obstacle-note").textContent = tn("{n} sampled hand per opponent on this page.", "{n} sampled hands per opponent on this page.", obstacle.samples);
     return;
   }
   if (obstacle.status !== "done") {
@@ -180,7 +179,7 @@ function renderObstacle(view) {
   if (!obstacle.hold && obstacle.road) {
     const road = obstacle.opponents[0].roads.find((r) => r.road === obstacle.road);
     apply.hidden = false;
-    apply.textContent = `place your obstacle on ${roadName(road)}`;
+    apply.textContent = t("place your obstacle on {road}", { road: roadName(road) });
     apply.dataset.road = obstacle.road;
   }
   const [target, ...others] = obstacle.opponents;
@@ -189,13 +188,16 @@ function renderObstacle(view) {
     { class: r.road === obstacle.road && !obstacle.hold ? "best" : null, "data-road": r.road },
     el("td", { text: roadName(r) }), el("td", { text: r.towns_text }), el("td", { text: r.cards_text }),
     el("td", { text: r.mine_text }))));
-  const lines = [target.roads.length ? `Against ${target.name} (${target.points} points): the towns and extra cards `
-                 + `they lose per road, expected over ${obstacle.samples} sampled hands (the command line samples 200).`
-                 : `${obstacle.samples} sampled hands per opponent (the command line samples 200).`];
+  const against = (who) => tn("{name} ({n} point)", "{name} ({n} points)", who.points, { name: who.name });
+  const lines = [target.roads.length ? t("Against {opponent}: the towns and extra cards they lose per road, expected "
+                                         + "over {samples} sampled hands (the command line samples 200).",
+                                         { opponent: against(target), samples: obstacle.samples })
+    : t("{samples} sampled hands per opponent (the command line samples 200).", { samples: obstacle.samples })];
   for (const other of others) {
     const best = other.roads[0];
-    lines.push(best ? `${other.name} (${other.points} points) would lose at most ${best.loss_text},`
-                      + ` on ${roadName(best)}.` : `${other.name} (${other.points} points): no road to block.`);
+    lines.push(best ? t("{opponent} would lose at most {loss}, on {road}.",
+                        { opponent: against(other), loss: best.loss_text, road: roadName(best) })
+      : t("{opponent}: no road to block.", { opponent: against(other) }));
   }
   $("#obstacle-note").textContent = lines.join(" ");
 }
@@ -206,8 +208,8 @@ function renderKeep(view) {
   if (!advice) return;
   const keep = advice.keep;
   let text;
-  if (advice.last_round) text = "This is the last round: nothing is kept.";
-  else if (view.pending.includes("keep")) text = "Working out what to keep for the next round…";
+  if (advice.last_round) text = t("This is the last round: nothing is kept.");
+  else if (view.pending.includes("keep")) text = t("Working out what to keep for the next round…");
   else if (keep?.status === "error") text = keep.note;
   else text = keep ? sentence(keep.verdict) : "";
   $("#keep-advice").textContent = text;
@@ -220,8 +222,9 @@ function renderCounters(position) {
                    (counter, delta) => send({ op: "counter", pile, counter, delta }, "#counters-problems"), "counter");
   }
   const count = (pile) => Object.values(position[pile]).reduce((a, b) => a + b, 0);
-  $("#supply-count").textContent = `(${count("supply")} of ${page.board.supply_limit})`;
-  $("#display-count").textContent = `(${count("display")} of ${page.board.display_size})`;
+  const of = (n, limit) => t("{round} of {rounds}", { round: n, rounds: limit });
+  $("#supply-count").textContent = `(${of(count("supply"), page.board.supply_limit)})`;
+  $("#display-count").textContent = `(${of(count("display"), page.board.display_size)})`;
 }
 
 // -- the opponents -------------------------------------------------------------------------------------------------
@@ -246,30 +249,31 @@ function editOpponent(index, fields) {
 function opponentEditor(index) {
   const current = () => page.view.position.opponents[index - 1];
   const stepper = (cls, key, label) => el("span", { class: `seg ${cls}` }, label,
-    el("button", { type: "button", class: "minus", "aria-label": `fewer ${key}`,
+    el("button", { type: "button", class: "minus", "aria-label": t("fewer: {what}", { what: label }),
                    onclick: () => editOpponent(index, { [key]: current()[key] - 1 }) }, "−"),
     el("b", { class: "value" }),
-    el("button", { type: "button", class: "plus", "aria-label": `more ${key}`,
+    el("button", { type: "button", class: "plus", "aria-label": t("more: {what}", { what: label }),
                    onclick: () => editOpponent(index, { [key]: current()[key] + 1 }) }, "+"));
   const towns = page.board.towns.map((t) => el("option", { value: t.code, text: t.name }));
   const editor = el("fieldset", { class: "opponent", id: `opponent-${index}`, "data-index": String(index) },
     el("div", { class: "row" },
-      el("input", { class: "name", autocomplete: "off", "aria-label": `opponent ${index}'s name`,
+      el("input", { class: "name", autocomplete: "off", "aria-label": t("opponent {index}'s name", { index }),
                     onchange: (event) => editOpponent(index, { name: event.target.value }) }),
-      el("button", { type: "button", class: "remove", "aria-label": `remove opponent ${index}`,
+      el("button", { type: "button", class: "remove", "aria-label": t("remove opponent {index}", { index }),
                      onclick: () => editOpponent(index, { remove: true }) }, "✕")),
     el("div", { class: "row" },
-      el("select", { class: "at", "aria-label": `opponent ${index}'s town`,
+      el("select", { class: "at", "aria-label": t("opponent {index}'s town", { index }),
                      onchange: (event) => editOpponent(index, { at: event.target.value }) }, ...towns),
-      stepper("points", "points", "points")),
+      stepper("points", "points", t("points"))),
     el("input", { class: "visited", autocomplete: "off", autocapitalize: "characters", spellcheck: "false",
-                  placeholder: "their towns, e.g. JXA LAP", "aria-label": `opponent ${index}'s visited towns`,
+                  placeholder: t("their towns, e.g. JXA LAP"),
+                  "aria-label": t("opponent {index}'s visited towns", { index }),
                   onchange: (event) => editOpponent(index, { visited: event.target.value }) }),
-    el("p", { class: "hint", text: "Their face-up counters:" }),
+    el("p", { class: "hint", text: t("Their face-up counters:") }),
     el("div", { class: "steppers mini" }),
-    el("div", { class: "row" }, stepper("secret", "secret", "face down"),
+    el("div", { class: "row" }, stepper("secret", "secret", t("face down")),
       el("label", { class: "check" }, el("input", { type: "checkbox", class: "holds",
-        onchange: (event) => editOpponent(index, { obstacle: event.target.checked }) }), "holds their obstacle")),
+        onchange: (event) => editOpponent(index, { obstacle: event.target.checked }) }), t("holds their obstacle"))),
     el("div", { class: "problems", id: `opponent-${index}-problems`, "aria-live": "polite" }));
   return editor;
 }
@@ -310,7 +314,8 @@ function renderSheetBy() {
     return null;
   }
   if (typeof page.by === "number" && page.by > position.opponents.length) page.by = "me";
-  const choices = [["me", "mine"], ...position.opponents.map((o) => [o.index, o.name]), ["table", "just the board"]];
+  const choices = [["me", t("mine")], ...position.opponents.map((o) => [o.index, o.name]),
+                   ["table", t("just the board")]];
   box.replaceChildren(...choices.map(([by, label]) => el("button", {
     type: "button", "data-by": String(by), "aria-pressed": String(page.by === by),
     onclick: () => { page.by = by; openSheet(page.road); } }, label)));
@@ -330,7 +335,7 @@ function renderNewRound(view) {
   const held = counterCards().filter((c) => position.supply[c.letter] > 0);
   const wanted = ["-", ...held.map((c) => c.letter)];
   if ([...select.options].map((o) => o.value).join() !== wanted.join()) {
-    select.replaceChildren(el("option", { value: "-", text: "none" }),
+    select.replaceChildren(el("option", { value: "-", text: t("none") }),
                            ...held.map((c) => el("option", { value: c.letter, text: c.title })));
     delete select.dataset.chosen;
   }
@@ -341,10 +346,13 @@ function renderNewRound(view) {
   }
   $("#new-round-options").hidden = position.last_round;
   const cards = keptCards(view);
-  const counter = select.value === "-" ? "no counter" : `your ${cardOf(select.value).title} counter`;
-  const display = $("#display-carry").value === "keep" ? "the face-up display stays" : "five new counters are turned up";
-  $("#new-round-hint").textContent = `New round: the counters leave the board; you keep ${
-    cards === null ? `the hand's best ${page.board.keep_limit} cards` : cards || "no cards"} and ${counter}; ${display}.`;
+  const counter = select.value === "-" ? t("no counter") : t("your {card} counter", { card: cardOf(select.value).title });
+  const display = $("#display-carry").value === "keep" ? t("the face-up display stays")
+    : t("five new counters are turned up");
+  const kept = cards === null ? tn("the hand's best {n} card", "the hand's best {n} cards", page.board.keep_limit)
+    : cards || t("no cards");
+  $("#new-round-hint").textContent = t("New round: the counters leave the board; you keep {cards} and {counter}; "
+                                       + "{display}.", { cards: kept, counter, display });
 }
 
 // The cards the keep advice keeps, as letters, while the hand still holds them (else null: the server's choice).
