@@ -220,7 +220,8 @@ class Form:
             return None
         if not low <= value <= high:
             self.problems.add("out-of-range", self.name(key), value, say(
-                "{field} {value} is not between {low} and {high}", field=self.name(key), value=value, low=low, high=high))
+                "{field} {value} is not between {low} and {high}", field=self.name(key), value=value, low=low,
+                high=high))
             return None
         return value
 

@@ -232,7 +232,8 @@ def parse_connection(text: str, board: Board | None = None, *, where: str = "", 
     if not links:
         existing = ", ".join(c.id for c in board.between(a, b))
         message = (N_("no such connection {text!r}{where} between {a} and {b}; they are joined by {existing}")
-                   if existing else N_("no such connection {text!r}{where} between {a} and {b}; they are not neighbours"))
+                   if existing else
+                   N_("no such connection {text!r}{where} between {a} and {b}; they are not neighbours"))
         raise NotationError(say(message, text=text, where=where_text, a=town_word(board, a), b=town_word(board, b),
                                 existing=existing), kind="no-such-road", value=text)
     raise AmbiguousNameError(say("connection {text!r}{where} is ambiguous: {options}; add ':r' or ':l'", text=text,
