@@ -170,3 +170,72 @@ def test_a_positions_problems_speak_the_language(lang: str) -> None:
     english = runner.invoke(elfenland, args)
     assert english.output.count("•") == result.output.count("•") == 4  # every problem at once, in any language
     assert not leaks(result.output, spared=["BEA-ELV:r", "ELV-LAP:p", "ELV-ERG:f"]), result.output
+
+
+def _unquoted(output: str) -> str:
+    """``output`` without its quoted spans: what an error quotes is the input as typed or a notation example."""
+    return re.sub(r"'[^'\n]*'", " ", output)
+
+
+def _problems(output: str) -> int:
+    """How many problems an error lists: ``- `` lines after a counted heading, or ``•`` items of a check."""
+    return output.count("\n- ") + output.count("•") or int(bool(output.strip()))
+
+
+BAD_INPUTS = [  # (arguments, what the message must name): each a mistake a player makes at the table
+    (["route", "--at", "Ельфенхолт", "--hand", "D D C Q"], "Ельфенхолд"),  # did you mean, in the script typed
+    (["route", "--at", "Elfengold", "--hand", "DDX"], "Elvenhold"),  # an obstacle's letter among the cards
+    (["check", "--at", "elv", "--hand", "DD", "--tile", "elv-thr D"], "elv-thr"),  # towns that are not neighbours
+    (["check", "--at", "elv", "--hand", "DD", "--tile", "elv-lap:q D"], "elv-lap:q"),  # a bad terrain letter
+    (["check", "--at", "elv", "--hand", "DD", "--tile", "elv-lap"], "elv-lap"),  # a tile without its counter
+    (["check", "- ELV DD - x9"], "x9"),  # a round that is no number
+    (["check", "nosuchfile.toml"], "nosuchfile.toml"),
+]
+
+
+@pytest.mark.parametrize("lang", ["ja", "uk"])
+def test_errors_of_reading_speak_the_language(lang: str) -> None:
+    runner = CliRunner(env=WIDE)
+    for args, named in BAD_INPUTS:
+        result = runner.invoke(elfenland, [*args, "--lang", lang])
+        assert result.exit_code == 2, (args, result.output)
+        assert named in result.output, (args, result.output)
+        english = runner.invoke(elfenland, args).output
+        assert _problems(english) == _problems(result.output) >= 1  # every problem, in any language
+        spared = [word for a in args[1:] for word in (a, *a.split())]  # the notation as typed
+        assert not leaks(_unquoted(result.output), spared=spared), (args, result.output)
+
+
+def test_a_position_files_mistakes_speak_the_language(tmp_path: Path) -> None:
+    path = tmp_path / "bad.toml"
+    path.write_text('at = "Ельфенхолт"\nhand = 5\ncolour = "red"\nround = 9\n[tiles]\n"elv-lap" = 3\n', "utf-8")
+    runner = CliRunner(env=WIDE)
+    english = runner.invoke(elfenland, ["check", str(path)])
+    for lang in ("ja", "uk"):
+        result = runner.invoke(elfenland, ["check", str(path), "--lang", lang])
+        assert result.exit_code == 2, result.output
+        assert _problems(english.output) == _problems(result.output) >= 4
+        assert "Ельфенхолд" in result.output
+        keys = ["bad.toml", "colour", "round", "hand", "tiles", "[tiles]", "elv-lap", "at", "title", "notes", "visited",
+                "home", "rules", "expect", "supply", "obstacle", "display", "seen", "players", "opponent"]
+        assert not leaks(_unquoted(result.output), spared=keys), result.output
+
+
+@pytest.mark.parametrize("lang", ["ja", "uk"])
+def test_expeditions_position_problems_and_setup_speak_the_language(lang: str, tmp_path: Path) -> None:
+    text = (EXPEDITIONS[0]).read_text("utf-8").replace('me = "Ben"', 'me = "Bne"').replace(
+        '"Uluru", "Timbuktu"', '"Ulurru", "Timbuktu", "Timbuktu"').replace("arrows_left = 38", "arrows_left = 30").replace(
+        '["start", "Athens", "Gizeh"', '["Athens", "Gizeh"')
+    path = tmp_path / "bad.toml"
+    path.write_text(text, "utf-8")
+    runner = CliRunner(env=WIDE)
+    english = runner.invoke(expedition, ["reach", str(path)])
+    result = runner.invoke(expedition, ["reach", str(path), "--lang", lang])
+    assert result.exit_code == english.exit_code == 2, result.output
+    assert _problems(english.output) == _problems(result.output) == 5
+    assert "'Ben'" in result.output and "'Uluru'" in result.output  # the did-you-means
+    keys = ["bad.toml", "me", "common", "expedition.blue.arrows_left", "Ann", "Ben", "Cleo"]
+    assert not leaks(_unquoted(result.output), spared=keys), result.output
+    setup = runner.invoke(expedition, ["setup", str(EXPEDITIONS[-1]), "--lang", lang])
+    assert setup.exit_code == 0, setup.output
+    assert not leaks(setup.output, spared=_scenario_text(EXPEDITIONS[-1])), setup.output
