@@ -37,7 +37,7 @@ from rich.console import Console, RenderableType
 from rich.text import Text
 
 from planner.common import i18n
-from planner.common.i18n import ngettext, say
+from planner.common.i18n import N_, gettext, ngettext, say
 from planner.common.limits import Limit
 from planner.errors import (
     IllegalPlacementError,
@@ -260,8 +260,10 @@ class Pictures:
         for flag, path in self._files():
             if not path.lower().endswith(f".{flag}"):
                 other = "png" if flag == "svg" else "svg"
-                fail(UnsupportedError(f"--{flag} writes {flag.upper()}: name a .{flag} file, not {path!r}"
-                                      + (f" (or use --{other} {path})" if path.lower().endswith(f".{other}") else "")))
+                message = (N_("--{flag} writes {kind}: name a .{flag} file, not {path!r} (or use --{other} {path})")
+                           if path.lower().endswith(f".{other}") else
+                           N_("--{flag} writes {kind}: name a .{flag} file, not {path!r}"))
+                fail(UnsupportedError(say(message, flag=flag, kind=flag.upper(), path=path, other=other)))
             try:
                 check_picture_path(path)
             except PlannerError as error:
@@ -277,7 +279,7 @@ class Pictures:
             text = picture()
             for _, path in self._files():
                 write_picture(text, path)
-                err().print(Text(f"drew {path}"))
+                err().print(Text(say("drew {path}", path=path)))
         except PlannerError as error:
             fail(error)
 
@@ -334,7 +336,7 @@ def answer(document: Any, *views: RenderableType | None, as_json: bool, notes: I
 def finish(*, code: int = 0, stopped: bool = False, note: str | None = None) -> None:
     """End the command: 130 when ``stopped`` (after ``note`` on standard error), else ``code`` (0: return)."""
     if stopped:
-        err().print(Text(note or "stopped (Ctrl-C): the answer above is the best found so far, not proven",
+        err().print(Text(note or gettext("stopped (Ctrl-C): the answer above is the best found so far, not proven"),
                          style="yellow"))
         sys.exit(EXIT_STOPPED)
     if code:

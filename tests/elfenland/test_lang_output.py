@@ -31,11 +31,13 @@ WIDE = {"COLUMNS": "1000"}  # no line folded: notation and moves stay whole, to 
 
 @cache
 def english_words() -> frozenset[str]:
-    """The words of every source message (placeholders removed), lower case."""
+    """The words of every source message (placeholders and quoted notation examples such as 'Ann,Ben*,Cleo'
+    removed), lower case."""
     words: set[str] = set()
     for *_, message, _comments, _context in extract_from_dir(str(ROOT), [("planner/**.py", "python")],
                                                              keywords=KEYWORDS):
         for text in (message,) if isinstance(message, str) else message:
+            text = re.sub(r"(?<![\w}])'[^'\s][^']*'", " ", text)  # an example in quotes is notation
             words.update(w.lower() for w in WORD.findall(re.sub(r"\{[^}]*\}", " ", text)))
     return frozenset(words)
 
