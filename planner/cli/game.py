@@ -14,7 +14,9 @@ from rich.table import Table
 from rich.text import Text
 
 from planner.cli.conventions import CONTEXT, EXIT_INPUT, EXIT_STOPPED, err, fail, json_option, out, stop_on_ctrl_c
+from planner.common.i18n import N_, format_number, gettext, ngettext, say
 from planner.common.threads import cores
+from planner.elfenland.counts import count
 from planner.elfenland.game.record import rules_dict
 from planner.elfenland.game.seats import SEATS
 from planner.elfenland.game.selfplay import Game, jobs_for, selfplay, summary
@@ -117,9 +119,10 @@ def selfplay_command(games: int, seats: str, seed: int, jobs: int | None, ray_ad
     else:
         _print_summary(document)
     if out_path is not None:
-        err().print(Text(f"wrote {len(played)} game records to {out_path}"))
+        err().print(Text(ngettext("wrote {n} game record to {path}", "wrote {n} game records to {path}",
+                                  len(played)).format(n=len(played), path=out_path)))
     if stopped:
-        err().print(Text("stopped: the summary covers the games finished"))
+        err().print(Text(gettext("stopped: the summary covers the games finished")))
         sys.exit(EXIT_STOPPED)
 
 
@@ -132,24 +135,27 @@ def _cluster(address: str) -> Cluster:
     except UnsupportedError as error:
         fail(error)
     except KeyboardInterrupt:  # Ctrl-C while Ray starts (a few seconds): no game played, nothing written
-        err().print(Text("stopped before the cluster was reached: no games played"))
+        err().print(Text(gettext("stopped before the cluster was reached: no games played")))
         sys.exit(EXIT_STOPPED)
 
 
 def _print_summary(document: dict[str, Any]) -> None:
-    table = Table(title=f"{document['games']} games, {document['seeds']} seeds")
-    for column in ("seat", "mean points", "win rate", f"- {document['reference']} (95 %)"):
-        table.add_column(column, justify="left" if column == "seat" else "right")
+    table = Table(title=say("{games} games, {seeds} seeds", games=document["games"], seeds=document["seeds"]))
+    table.add_column(gettext("seat"), justify="left")
+    for column in (gettext("mean points"), gettext("win rate"), say("- {reference} (95 %)",
+                                                                    reference=document["reference"])):
+        table.add_column(column, justify="right")
     for row in document["seats"]:
         diff = row["difference"]
         if diff is None or diff["mean"] is None:
             shown = "-"
         elif diff["low"] is None:
-            shown = f"{diff['mean']:+.2f}"
+            shown = format_number(diff["mean"], "+.2f")
         else:
-            shown = f"{diff['mean']:+.2f} [{diff['low']:+.2f}, {diff['high']:+.2f}]"
-        mean = "-" if row["mean_points"] is None else f"{row['mean_points']:.2f}"
-        rate = "-" if row["win_rate"] is None else f"{row['win_rate']:.0%}"
+            shown = (f"{format_number(diff['mean'], '+.2f')} [{format_number(diff['low'], '+.2f')}, "
+                     f"{format_number(diff['high'], '+.2f')}]")
+        mean = "-" if row["mean_points"] is None else format_number(row["mean_points"], ".2f")
+        rate = "-" if row["win_rate"] is None else format_number(row["win_rate"], ".0%")
         table.add_row(Text(row["seat"]), mean, rate, shown)
     out().print(table)
 
@@ -174,7 +180,8 @@ def replay(games: Path, as_json: bool) -> None:
         except json.JSONDecodeError as error:
             verdict: dict[str, Any] = {"game": number, "ok": False, "legal": False, "same": False,
                                        "problem": {"kind": "bad-json", "field": "", "value": None,
-                                                   "message": f"line {number} is no JSON: {error}"}}
+                                                   "message": say("line {n} is no JSON: {error}", n=number,
+                                                                  error=error)}}
         else:
             result = replay_record(record) if isinstance(record, dict) else replay_record({})
             verdict = {"game": number, "ok": result.ok, "legal": result.legal, "same": result.same,
@@ -184,11 +191,14 @@ def replay(games: Path, as_json: bool) -> None:
         if as_json:
             click.echo(json.dumps(verdict))
         elif verdict["ok"]:
-            out().print(Text(f"game {number}: legal, same result ({verdict['actions']} actions)"))
+            out().print(Text(ngettext("game {number}: legal, same result ({n} action)",
+                                      "game {number}: legal, same result ({n} actions)", verdict["actions"]).format(
+                number=number, n=verdict["actions"])))
         else:
-            message = verdict["problem"]["message"] if verdict["problem"] else "different result"
-            what = "illegal" if not verdict["legal"] else "legal, different result"
-            out().print(Text(f"game {number}: {what}: {message}", style="red"))
+            message = verdict["problem"]["message"] if verdict["problem"] else gettext("different result")
+            what = (N_("game {number}: illegal: {message}") if not verdict["legal"] else
+                    N_("game {number}: legal, different result: {message}"))
+            out().print(Text(say(what, number=number, message=message), style="red"))
     if bad:
         sys.exit(EXIT_INPUT)
 
@@ -227,14 +237,15 @@ def review(games: Path, number: int, player: str | None, nodes: int | None, rout
     try:
         record = json.loads(lines[number - 1])
         if not isinstance(record, dict):
-            raise RecordError(f"game {number} of {games} is no game record")
+            raise RecordError(say("game {number} of {games} is no game record", number=number, games=games))
         result = review_game(record, player, decisions=not routes_only,
                              **({} if nodes is None else {"nodes": nodes}))
     except json.JSONDecodeError as error:
-        err().print(Text(f"error: game {number} of {games} is no JSON: {error}", style="red"))
+        err().print(Text(say("error: {message}", message=say("game {number} of {games} is no JSON: {error}",
+                                                              number=number, games=games, error=error)), style="red"))
         sys.exit(EXIT_INPUT)
     except RecordError as error:
-        err().print(Text(f"error: {error}", style="red"))
+        err().print(Text(say("error: {message}", message=error), style="red"))
         sys.exit(EXIT_INPUT)
     if svg_dir is not None:
         _write_svgs(svg_dir, result)
@@ -242,26 +253,29 @@ def review(games: Path, number: int, player: str | None, nodes: int | None, rout
         click.echo(json.dumps(review_dict(result)))
         return
     console = out()
-    decisions = Table(title=f"{result.player}'s draws and placements")
-    for column in ("round", "phase", "played", "advisor", "cost (towns, cards)"):
-        decisions.add_column(column)
+    decisions = Table(title=say("{player}'s draws and placements", player=result.player))
+    for column in (N_("round"), N_("phase"), N_("played"), N_("advisor"), N_("cost (towns, cards)")):
+        decisions.add_column(gettext(column))
     for d in result.decisions:
-        cost = "-" if d.cost is None else f"{d.cost[0]:+.2f}, {d.cost[1]:+.2f}"
-        decisions.add_row(str(d.round), d.phase, Text(d.played), Text(d.advised), cost)
+        cost = "-" if d.cost is None else f"{format_number(d.cost[0], '+.2f')}, {format_number(d.cost[1], '+.2f')}"
+        decisions.add_row(str(d.round), gettext(PHASES.get(d.phase, d.phase)), Text(_blind(d.played)),
+                          Text(_blind(d.advised)), cost)
     console.print(decisions)
-    routes = Table(title=f"{result.player}'s routes")
-    for column in ("round", "travelled", "best", "cost (towns, cards)"):
-        routes.add_column(column)
+    routes = Table(title=say("{player}'s routes", player=result.player))
+    for column in (N_("round"), N_("travelled"), N_("best"), N_("cost (towns, cards)")):
+        routes.add_column(gettext(column))
     for r in result.rounds:
-        best = f"{r.best} ({r.best.score} towns, {r.best.cards_spent} cards)" + ("" if r.proven else " unproven")
-        routes.add_row(str(r.round), Text(f"{r.travelled} ({r.travelled.score} towns, {r.travelled.cards_spent} "
-                                          "cards)"), Text(best), f"{r.cost[0]:+d}, {r.cost[1]:+d}")
+        best = say("{route} ({towns}, {cards})", route=r.best, towns=count(r.best.score, "town"),
+                   cards=count(r.best.cards_spent, "card")) + ("" if r.proven else " " + gettext("unproven"))
+        travelled = say("{route} ({towns}, {cards})", route=r.travelled, towns=count(r.travelled.score, "town"),
+                        cards=count(r.travelled.cards_spent, "card"))
+        routes.add_row(str(r.round), Text(travelled), Text(best), f"{r.cost[0]:+d}, {r.cost[1]:+d}")
     console.print(routes)
-    chart = Table(title="towns per round")
-    chart.add_column("player")
+    chart = Table(title=gettext("towns per round"))
+    chart.add_column(gettext("player"))
     rounds = max((len(v) for v in result.towns.values()), default=0)
     for k in range(rounds):
-        chart.add_column(f"r{k + 1}", justify="right")
+        chart.add_column(say("r{n}", n=k + 1), justify="right")
     chart.add_column("")
     for name, counts in result.towns.items():
         chart.add_row(Text(name), *(str(c) for c in counts), "█" * (counts[-1] if counts else 0))
@@ -276,13 +290,23 @@ def _write_svgs(folder: Path, result: Any) -> None:
     for r in result.rounds:
         path = folder / f"round-{r.round}.svg"
         if path.exists():
-            err().print(Text(f"error: {path} exists; choose a new folder (files are never written over)",
-                             style="red"))
+            err().print(Text(say("error: {message}", message=say(
+                "{path} exists; choose a new folder (files are never written over)", path=path)), style="red"))
             sys.exit(EXIT_INPUT)
         plans = [r.best] if r.best.steps == r.travelled.steps else [r.best, r.travelled]
-        path.write_text(render_svg(r.position, plans, title=f"{result.player}, round {r.round}: best (solid), "
-                                   "travelled (dashed)"), encoding="utf-8")
-        err().print(Text(f"drew {path}"))
+        path.write_text(render_svg(r.position, plans, title=say(
+            "{player}, round {round}: best (solid), travelled (dashed)", player=result.player, round=r.round)),
+            encoding="utf-8")
+        err().print(Text(say("drew {path}", path=path)))
+
+
+PHASES = {"draw": N_("drawing"), "plan": N_("planning")}
+"""A decision's phase as the review's table says it (the JSON keeps ``draw`` and ``plan``)."""
+
+
+def _blind(choice: str) -> str:
+    """A draw's choice as the table says it: ``blind`` (from the stack) in the language, a counter as it is."""
+    return gettext("blind") if choice == "blind" else choice
 
 
 HUMAN = "me"
