@@ -14,7 +14,7 @@ from rich.table import Table
 from rich.text import Text
 
 from planner.cli.conventions import CONTEXT, EXIT_INPUT, EXIT_STOPPED, err, fail, json_option, out, stop_on_ctrl_c
-from planner.common.i18n import N_, format_number, gettext, ngettext, say
+from planner.common.i18n import N_, format_list, format_number, gettext, ngettext, say
 from planner.common.threads import cores
 from planner.elfenland.counts import count
 from planner.elfenland.game.record import rules_dict
@@ -35,10 +35,10 @@ def _seats(text: str) -> tuple[str, ...]:
     seats = tuple(s.strip().lower() for s in text.split(",") if s.strip())
     unknown = [s for s in seats if s not in SEATS]
     if unknown:
-        raise click.BadParameter(f"unknown seat {', '.join(map(repr, unknown))}; choose from {', '.join(SEATS)}",
-                                 param_hint="--seats")
+        raise click.BadParameter(say("unknown seat {seats}; choose from {known}", seats=", ".join(map(repr, unknown)),
+                                     known=", ".join(SEATS)), param_hint="--seats")
     if not 2 <= len(seats) <= 6:
-        raise click.BadParameter(f"a game has 2 to 6 seats, not {len(seats)}", param_hint="--seats")
+        raise click.BadParameter(say("a game has 2 to 6 seats, not {n}", n=len(seats)), param_hint="--seats")
     return seats
 
 
@@ -77,11 +77,11 @@ def selfplay_command(games: int, seats: str, seed: int, jobs: int | None, ray_ad
     except NotationError as error:
         raise click.BadParameter(str(error), param_hint="--rules") from error
     if out_path is not None and out_path.exists():
-        raise click.BadParameter(f"{out_path} exists; choose a new file (records are never written over)",
-                                 param_hint="--out")
+        raise click.BadParameter(say("{path} exists; choose a new file (records are never written over)",
+                                     path=out_path), param_hint="--out")
     if ray_address is not None and jobs is not None:
-        raise click.BadParameter("--jobs sets processes on this machine; with --ray the cluster's CPUs play",
-                                 param_hint="--jobs")
+        raise click.BadParameter(gettext("--jobs sets processes on this machine; with --ray the cluster's CPUs "
+                                         "play"), param_hint="--jobs")
     jobs_list = jobs_for(games, kinds, seed=seed, rules=rules)
     if jobs is None:
         jobs = max(1, min(cores(), len(jobs_list)))
@@ -230,10 +230,11 @@ def review(games: Path, number: int, player: str | None, nodes: int | None, rout
     lines = [line for line in games.read_text(encoding="utf-8").splitlines() if line.strip()]
     taken = sorted(svg_dir.glob("round-*.svg")) if svg_dir is not None and svg_dir.is_dir() else []
     if taken:
-        raise click.BadParameter(f"{taken[0]} exists; choose a new folder (files are never written over)",
-                                 param_hint="--svg")
+        raise click.BadParameter(say("{path} exists; choose a new folder (files are never written over)",
+                                     path=taken[0]), param_hint="--svg")
     if number > len(lines):
-        raise click.BadParameter(f"{games} holds {len(lines)} games, not {number}", param_hint="--game")
+        raise click.BadParameter(say("{games} holds {n} games, not {number}", games=games, n=len(lines),
+                                     number=number), param_hint="--game")
     try:
         record = json.loads(lines[number - 1])
         if not isinstance(record, dict):
@@ -258,7 +259,7 @@ def review(games: Path, number: int, player: str | None, nodes: int | None, rout
         decisions.add_column(gettext(column))
     for d in result.decisions:
         cost = "-" if d.cost is None else f"{format_number(d.cost[0], '+.2f')}, {format_number(d.cost[1], '+.2f')}"
-        decisions.add_row(str(d.round), gettext(PHASES.get(d.phase, d.phase)), Text(_blind(d.played)),
+        decisions.add_row(str(d.round), _phase(d.phase), Text(_blind(d.played)),
                           Text(_blind(d.advised)), cost)
     console.print(decisions)
     routes = Table(title=say("{player}'s routes", player=result.player))
@@ -300,8 +301,14 @@ def _write_svgs(folder: Path, result: Any) -> None:
         err().print(Text(say("drew {path}", path=path)))
 
 
-PHASES = {"draw": N_("drawing"), "plan": N_("planning")}
-"""A decision's phase as the review's table says it (the JSON keeps ``draw`` and ``plan``)."""
+PHASES = {"draw": N_("drawing"), "plan": N_("planning"), "travel": N_("travelling"), "discard": N_("discarding"),
+          "keep": N_("keeping")}
+"""A phase as the tables and prompts say it (the JSON and the record keep ``draw``, ``plan`` ...)."""
+
+
+def _phase(phase: object) -> str:
+    value = str(getattr(phase, "value", phase))
+    return gettext(PHASES.get(value, value))
 
 
 def _blind(choice: str) -> str:
@@ -335,11 +342,12 @@ def play(seats: str, seed: int, out_path: Path | None) -> None:
 
     kinds = tuple(s.strip().lower() for s in seats.split(","))
     if kinds.count(HUMAN) != 1 or any(k not in SEATS for k in kinds if k != HUMAN) or not 2 <= len(kinds) <= 6:
-        raise click.BadParameter(f"name 'me' once and 1 to 5 bots of {', '.join(SEATS)}", param_hint="--seats")
+        raise click.BadParameter(say("name 'me' once and 1 to 5 bots of {seats}", seats=", ".join(SEATS)),
+                                 param_hint="--seats")
     path = out_path or Path(f"elfenland-game-{seed}.jsonl")
     if path.exists():
-        raise click.BadParameter(f"{path} exists; choose a new file with --out (records are never written over)",
-                                 param_hint="--out")
+        raise click.BadParameter(say("{path} exists; choose a new file with --out (records are never written over)",
+                                     path=path), param_hint="--out")
     me = kinds.index(HUMAN)
     names = [HUMAN if k == HUMAN else f"{k}#{i + 1}" for i, k in enumerate(kinds)]
     bots = {i: make_seat(k, f"{seed}/{names[i]}") for i, k in enumerate(kinds) if k != HUMAN}
@@ -352,12 +360,12 @@ def play(seats: str, seed: int, out_path: Path | None) -> None:
         while not state.over:
             if state.turn != me:
                 action = bots[state.turn].choose(view(state, state.turn))
-                console.print(Text(f"{names[state.turn]} ({state.phase}): {action}"))
+                console.print(Text(f"{names[state.turn]} ({_phase(state.phase)}): {action}"))
             else:
                 action = _ask(state, me, parse_action, console)
             after = apply(state, action)
             if not isinstance(after, GameState):
-                console.print(Text(f"illegal: {after.message}", style="red"))
+                console.print(Text(say("illegal: {reason}", reason=after.message), style="red"))
                 continue
             state = after
             states.append(state)
@@ -371,9 +379,10 @@ def play(seats: str, seed: int, out_path: Path | None) -> None:
 
         found, winners = scores(state)
         for s in found:
-            console.print(Text(f"{s.name}: {s.points} points ({s.towns} towns, {s.cards} cards)"))
-        console.print(Text("winner: " + ", ".join(names[i] for i in winners)))
-    err().print(Text(f"saved the record to {path}"))
+            console.print(Text(say("{name}: {points} ({towns}, {cards})", name=s.name, points=count(s.points, "point"),
+                                   towns=count(s.towns, "town"), cards=count(s.cards, "card"))))
+        console.print(Text(say("winner: {names}", names=format_list([names[i] for i in winners]))))
+    err().print(Text(say("saved the record to {path}", path=path)))
     if stopped:
         sys.exit(EXIT_STOPPED)
 
@@ -386,28 +395,33 @@ def _ask(state: Any, me: int, parse_action: Any, console: Any) -> Any:
     seen = view(state, me)
     _show(seen, console)
     while True:
-        text = click.prompt(f"your {state.phase}", prompt_suffix="> ", err=True).strip()
+        text = click.prompt(say("your move ({phase})", phase=_phase(state.phase)), prompt_suffix="> ",
+                            err=True).strip()
         if text.lower() == "hint":
-            console.print(Text(f"advisor: {make_seat('advisor', 'hint').choose(seen)}"))
+            console.print(Text(say("advisor: {action}", action=make_seat("advisor", "hint").choose(seen))))
             continue
         try:
             action = parse_action(state, text)
         except NotationError as error:
-            console.print(Text(f"not understood: {error}", style="red"))
+            console.print(Text(say("not understood: {error}", error=error), style="red"))
             continue
         problem = check(state, action)
         if problem is None:
             return action
-        console.print(Text(f"illegal: {problem.message}", style="red"))
+        console.print(Text(say("illegal: {reason}", reason=problem.message), style="red"))
 
 
 def _show(seen: Any, console: Any) -> None:
     """The public table and my side of it."""
-    console.print(Text(f"round {seen.round}, {seen.phase}: board {','.join(str(t) for t in seen.tiles) or '-'}"))
-    console.print(Text("display: " + " ".join(f"{i}:{t.letter}" for i, t in enumerate(seen.display))
-                       + f"  (stack {seen.stack})"))
+    console.print(Text(say("round {round}, {phase}: board {tiles}", round=seen.round, phase=_phase(seen.phase),
+                           tiles=",".join(str(t) for t in seen.tiles) or "-")))
+    console.print(Text(say("display: {faces}  (stack {stack})", faces=" ".join(
+        f"{i}:{t.letter}" for i, t in enumerate(seen.display)), stack=seen.stack)))
     for p in seen.players:
-        console.print(Text(f"  {p.name}: in {p.town}, {len(p.visited) - 1} towns, counters {p.open or '-'} "
-                           f"+{p.secret} face down, {p.cards} cards{', obstacle' if p.obstacle else ''}"))
-    console.print(Text(f"your hand {seen.hand or '-'}, face-down {seen.secret or '-'}"
-                       + (f", home {seen.home}" if seen.home else "")))
+        line = N_("  {name}: in {town}, {towns}, counters {open} +{secret} face down, {cards}, obstacle") \
+            if p.obstacle else N_("  {name}: in {town}, {towns}, counters {open} +{secret} face down, {cards}")
+        console.print(Text(say(line, name=p.name, town=p.town, towns=count(len(p.visited) - 1, "town"),
+                               open=p.open or "-", secret=p.secret, cards=count(p.cards, "card"))))
+    mine = N_("your hand {hand}, face-down {secret}, home {home}") if seen.home else \
+        N_("your hand {hand}, face-down {secret}")
+    console.print(Text(say(mine, hand=seen.hand or "-", secret=seen.secret or "-", home=seen.home)))
