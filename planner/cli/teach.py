@@ -213,7 +213,7 @@ def _play(trainer: Trainer, how_many: int | None, show: Callable[[Puzzle], None]
 
     with writing():
         console = out()
-        console.print(Text(HELP, style="dim"))
+        console.print(Text(gettext(HELP), style="dim"))
         played = 0
         try:
             while how_many is None or played < how_many:
@@ -235,42 +235,43 @@ def _play(trainer: Trainer, how_many: int | None, show: Callable[[Puzzle], None]
         console.print(Text(trainer.stats_line()))
 
 
-_UNREADABLE = ("cannot read your routes from standard input: {reason}; type them at a terminal, pipe UTF-8 text "
-               "in, or grade one route with --route STEPS")
+def _unreadable(reason: str) -> str:
+    return i18n.say("cannot read your routes from standard input: {reason}; type them at a terminal, pipe UTF-8 "
+                    "text in, or grade one route with --route STEPS", reason=reason)
 
 
 def _reason(error: Exception) -> str:
-    return "it is not UTF-8 text" if isinstance(error, UnicodeError) else "it is closed" \
+    return gettext("it is not UTF-8 text") if isinstance(error, UnicodeError) else gettext("it is closed") \
         if isinstance(error, RuntimeError) else str(getattr(error, "strerror", None) or error)
 
 
 def _check_stdin() -> None:
     """Refuse to start the trainer when standard input is closed: it reads the player's routes from there."""
     if sys.stdin is None or sys.stdin.closed:
-        fail(UnsupportedError(_UNREADABLE.format(reason="it is closed")))
+        fail(UnsupportedError(_unreadable(gettext("it is closed"))))
     try:
         os.fstat(sys.stdin.fileno())
     except (AttributeError, io.UnsupportedOperation):  # not a real file (a test runner's input)
         pass
     except (OSError, ValueError):  # a descriptor closed under Python's feet
-        fail(UnsupportedError(_UNREADABLE.format(reason="it is closed")))
+        fail(UnsupportedError(_unreadable(gettext("it is closed"))))
 
 
 def _ask(console: Console, trainer: Trainer, current: Puzzle) -> bool:
     """Hear lines until the puzzle is over (True) or the player quits (False)."""
     from planner.elfenland.teach import render as teach_render
     from planner.elfenland.teach.steps import step_notes
-    from planner.elfenland.teach.trainer import Command
+    from planner.elfenland.teach.trainer import NOT_COUNTED, Command
 
     while True:
         try:
-            line = console.input("your route> ")
+            line = console.input(gettext("your route> "))
             line.encode("utf-8")  # a line of another encoding is read with surrogates, which UTF-8 refuses
         except EOFError:
             console.print()
             return False
         except (UnicodeError, OSError, RuntimeError) as error:  # RuntimeError: input() lost sys.stdin
-            fail(UnsupportedError(_UNREADABLE.format(reason=_reason(error))))
+            fail(UnsupportedError(_unreadable(_reason(error))))
         if not sys.stdin.isatty():
             console.print(Text(line))  # typed lines from a script: show them, so the transcript reads as a session
         reply = trainer.hear(line)
@@ -279,7 +280,7 @@ def _ask(console: Console, trainer: Trainer, current: Puzzle) -> bool:
         if reply.grade is not None:
             console.print(teach_render.grade_view(reply.grade))
             if not reply.finished:
-                console.print(Text("(not counted: try again, or type hint or skip)", style="dim"))
+                console.print(Text(gettext(NOT_COUNTED), style="dim"))
         else:
             console.print(Text(reply.message, style="cyan"))
         if reply.finished:

@@ -243,3 +243,19 @@ def test_expeditions_position_problems_and_setup_speak_the_language(lang: str, t
     setup = runner.invoke(expedition, ["setup", str(EXPEDITIONS[-1]), "--lang", lang])
     assert setup.exit_code == 0, setup.output
     assert not leaks(setup.output, spared=_scenario_text(EXPEDITIONS[-1])), setup.output
+
+
+@pytest.mark.parametrize("lang", ["ja", "uk"])
+def test_the_trainers_session_speaks_the_language(lang: str) -> None:
+    runner = CliRunner(env=WIDE)
+    args = ["puzzle", "--seed", "7", "--theme", "caravan", "--difficulty", "1", "--no-scores", "-n", "2"]
+    first = runner.invoke(elfenland, [*args, "--json"]).output.splitlines()[0]
+    best = json.loads(first)["answer"]["answers"][0]["route"]
+    script = "\n".join(["help", "hint", "nowhere/D", best, "skip", "stats"]) + "\n"
+    result = runner.invoke(elfenland, [*args, "--lang", lang], input=script)
+    assert result.exit_code == 0, result.output
+    english = runner.invoke(elfenland, args, input=script)
+    assert leaks(english.output, spared=[best, "nowhere/D"])
+    commands = ["help", "hint", "skip", "stats", "quit", "nowhere"]  # typed as they are in every language
+    spared = [best, "nowhere/D", "--route STEPS", *commands]
+    assert not leaks(_unquoted(result.output), spared=spared), result.output
