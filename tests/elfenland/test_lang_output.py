@@ -192,6 +192,9 @@ BAD_INPUTS = [  # (arguments, what the message must name): each a mistake a play
     (["check", "--at", "elv", "--hand", "DD", "--tile", "elv-lap"], "elv-lap"),  # a tile without its counter
     (["check", "- ELV DD - x9"], "x9"),  # a round that is no number
     (["check", "nosuchfile.toml"], "nosuchfile.toml"),
+    (["check", str(SCENARIOS[0]), "--route", "lap/D vir/E"], "ELV-LAP:p"),  # a step paid with the wrong card
+    (["check", str(SCENARIOS[0]), "--route", "elv/D"], "elv/D"),  # a step to the town the boot is in
+    (["check", str(SCENARIOS[0]), "--route", "lap/P zzz/E"], "zzz"),  # an unknown town in a route
 ]
 
 
@@ -204,7 +207,7 @@ def test_errors_of_reading_speak_the_language(lang: str) -> None:
         assert named in result.output, (args, result.output)
         english = runner.invoke(elfenland, args).output
         assert _problems(english) == _problems(result.output) >= 1  # every problem, in any language
-        spared = [word for a in args[1:] for word in (a, *a.split())]  # the notation as typed
+        spared = [word for a in args[1:] for word in (a, *a.split())] + _scenario_text(SCENARIOS[0])
         assert not leaks(_unquoted(result.output), spared=spared), (args, result.output)
 
 
