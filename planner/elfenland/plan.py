@@ -130,9 +130,9 @@ def verify(position: Position, steps: tuple[Step, ...] | list[Step]) -> Outcome:
             wanted = Hand.from_counts({Transport.RAFT: price})
             if cards != wanted:
                 way = connection.way(here)
-                message = {Crossing.LAKE: N_("lake crossing on {road} costs {wanted}, not {cards}"),
-                           Crossing.UPSTREAM: N_("upstream on {road} costs {wanted}, not {cards}")}.get(
-                    way, N_("downstream on {road} costs {wanted}, not {cards}"))
+                message = (N_("lake crossing on {road} costs {wanted}, not {cards}") if way is Crossing.LAKE else
+                           N_("upstream on {road} costs {wanted}, not {cards}") if way is Crossing.UPSTREAM else
+                           N_("downstream on {road} costs {wanted}, not {cards}"))
                 raise fail(say(message, road=connection.id, wanted=wanted, cards=cards))
         if not hand.contains(cards):
             raise fail(say("not enough cards: it pays {cards} but the hand holds {hand}", cards=cards, hand=hand))
