@@ -262,3 +262,32 @@ def test_the_trainers_session_speaks_the_language(lang: str) -> None:
     commands = ["help", "hint", "skip", "stats", "quit", "nowhere"]  # typed as they are in every language
     spared = [best, "nowhere/D", "--route STEPS", *commands]
     assert not leaks(_unquoted(result.output), spared=spared), result.output
+
+
+@pytest.mark.parametrize("lang", ["ja", "uk"])
+def test_an_expeditions_turns_refusals_speak_the_language(lang: str) -> None:
+    import contextvars
+
+    from planner.common import i18n
+    from planner.errors import PlannerError
+    from planner.expedition.position_file import load_position
+    from planner.expedition.turn import replay
+
+    position = load_position(EXPEDITIONS[0])
+    turns = ["yellow Gizeh>Aksum", "blue Zagorsk>Gizeh", "ticket remove red", "red start>zzz",
+             "yellow Sigiriya>Gizeh yellow Gizeh>Aksum"]  # a wrong start, a wrong head, no arrow, a bad spot, no ticket
+
+    def refusals() -> list[str]:
+        i18n.use(lang)  # in a copied context: the other tests keep their language
+        found = []
+        for turn in turns:
+            with pytest.raises(PlannerError) as caught:
+                replay(position, turn)
+            found.append(str(caught.value))
+        return found
+
+    said = contextvars.copy_context().run(refusals)
+    assert len(said) == len(turns)
+    spots = ["Sigiriya", "Gizeh", "Aksum", "Novosibirsk", "Zagorsk"]
+    for text in said:
+        assert not leaks(_unquoted(text), spared=spots), text
