@@ -37,17 +37,10 @@ from rich.console import Console, RenderableType
 from rich.text import Text
 
 from planner.common import i18n
-from planner.common.i18n import N_, gettext, ngettext, say
+from planner.common.i18n import N_, gettext, say
 from planner.common.limits import Limit
-from planner.errors import (
-    IllegalPlacementError,
-    IllegalPositionError,
-    IllegalStepError,
-    NoPlanError,
-    PlannerError,
-    UnsupportedError,
-    is_input_error,
-)
+from planner.common.problems import error_text
+from planner.errors import NoPlanError, PlannerError, UnsupportedError, is_input_error
 
 __all__ = [
     "EXIT_BUG", "EXIT_INPUT", "EXIT_NO_PLAN", "EXIT_STOPPED", "MAX_SEED", "PlannerCliError", "Pictures",
@@ -105,24 +98,10 @@ class NoPlanCliError(PlannerCliError):
     exit_code = EXIT_NO_PLAN
 
 
-def message_of(error: PlannerError) -> str:
-    """The error's message in the language spoken now: every problem of a position under a counted heading, a
-    numbered step or placement with its number (the library's messages are translated where they are made)."""
-    if isinstance(error, IllegalPositionError) and len(error.problems) > 1:
-        n = len(error.problems)
-        head = ngettext("{n} problem in position:", "{n} problems in position:", n).format(n=n)
-        return head + "\n" + "\n".join(f"- {p}" for p in error.problems)
-    if isinstance(error, IllegalStepError):
-        return say("step {n}: {reason}", n=error.index + 1, reason=error.reason)
-    if isinstance(error, IllegalPlacementError):
-        return say("placement {n}: {reason}", n=error.index + 1, reason=error.reason)
-    return str(error)
-
-
 def fail(error: PlannerError) -> NoReturn:
     """End the command with the error's message and exit code."""
     kind = {EXIT_INPUT: InputCliError, EXIT_NO_PLAN: NoPlanCliError}.get(exit_code(error), PlannerCliError)
-    raise kind(message_of(error))
+    raise kind(error_text(error))
 
 
 def handle_errors(func: Callable[..., Any]) -> Callable[..., Any]:

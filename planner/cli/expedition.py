@@ -34,7 +34,7 @@ from planner.cli.conventions import (
 )
 from planner.common.i18n import gettext, ngettext
 from planner.common.limits import Limit
-from planner.common.problems import Problem
+from planner.common.problems import Problem, error_text
 from planner.errors import PlannerError
 from planner.expedition.advice import hopeless, reach_change, reach_targets, setup_advice
 from planner.expedition.notation import Action
@@ -82,7 +82,7 @@ def handle_errors(func: Callable[..., Any]) -> Callable[..., Any]:
 
 def error_dict(error: PlannerError) -> dict[str, Any]:
     """The JSON document of a command that failed: the message and, when the error lists them, its problems."""
-    document: dict[str, Any] = {"schema": SCHEMA, "error": str(error)}
+    document: dict[str, Any] = {"schema": SCHEMA, "error": error_text(error)}
     problems: list[Problem] | None = getattr(error, "problems", None)
     if problems:
         document["problems"] = [p.as_dict() for p in problems]

@@ -31,6 +31,7 @@ from planner.cli.positions import overrides_from, picture_of, position_options, 
 from planner.common.forms import read_stdin
 from planner.common.i18n import gettext
 from planner.common.limits import Limit, Status, StopLike
+from planner.common.problems import error_text
 from planner.elfenland.inputs import Overrides, expand_sources, read_position
 from planner.elfenland.position import Position
 from planner.elfenland.solvers import Solution, solve
@@ -202,7 +203,7 @@ def _failed(error: PlannerError, source: str | None, *, as_json: bool, several: 
         answer(report.error_dict(error, source=source), as_json=True, indent=None if several else 2, last=False)
     if not several:
         fail(error)
-    err().print(Text(f"{source}: {error}", style="red"))
+    err().print(Text(f"{source}: {error_text(error)}", style="red"))
     return exit_code(error)
 
 
