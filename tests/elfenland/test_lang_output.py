@@ -291,3 +291,17 @@ def test_an_expeditions_turns_refusals_speak_the_language(lang: str) -> None:
     spots = ["Sigiriya", "Gizeh", "Aksum", "Novosibirsk", "Zagorsk"]
     for text in said:
         assert not leaks(_unquoted(text), spared=spots), text
+
+
+@pytest.mark.parametrize("lang", ["ja", "uk"])
+def test_notes_on_standard_error_speak_the_language(lang: str, tmp_path: Path) -> None:
+    runner = CliRunner(env=WIDE)
+    board = tmp_path / "board.svg"
+    drew = runner.invoke(elfenland, ["show", str(SCENARIOS[0]), "--svg", str(board), "--lang", lang])
+    assert drew.exit_code == 0 and str(board) in drew.output
+    wrong = tmp_path / "board.png"
+    refused = runner.invoke(elfenland, ["route", str(SCENARIOS[0]), "--svg", str(wrong), "--lang", lang])
+    assert refused.exit_code == 2 and str(wrong) in refused.output
+    for result in (drew, refused):
+        output = result.output.replace(str(board), " ").replace(str(wrong), " ")
+        assert not leaks(_unquoted(output), spared=["--svg", "--png", "SVG", ".svg"]), result.output
