@@ -130,7 +130,7 @@ class Names(Generic[K]):
     def __init__(self, kind: str, entries: Mapping[K, Iterable[str]], display: Mapping[K, str], *,
                  prefixes: bool = True) -> None:
         self.kind = kind
-        self.display = dict(display)
+        self.display = display  # kept as given: a mapping may name each key in the language spoken now
         self.prefixes = prefixes
         self.exact: dict[str, set[K]] = {}
         self._names = [(key, name) for key, names in entries.items() for name in names]

@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 
 from planner.common.i18n import N_, say
 from planner.common.names import Names, normalize, where_part
 from planner.elfenland.board import Board, Connection, Terrain, load_board
-from planner.elfenland.local_names import BOOK, town_word
+from planner.elfenland.local_names import BOOK, town_word, transport_word
 from planner.elfenland.rules import TRANSPORTS, Transport
 from planner.errors import AmbiguousNameError, NotationError
 
@@ -46,10 +47,25 @@ TRANSPORT_ALIASES: dict[Transport, tuple[str, ...]] = {
 }
 
 
+class _CardWords(Mapping[Transport, str]):
+    """Each card as a hint names it: in the language spoken now where that name is in Latin letters (``drak``),
+    else the English one, so a hint to a name typed in Latin letters stays in them (docs/languages.md)."""
+
+    def __getitem__(self, transport: Transport) -> str:
+        word = transport_word(transport)
+        return word if all(ord(ch) < 0x250 for ch in word) else transport.title
+
+    def __iter__(self) -> Iterator[Transport]:
+        return iter(Transport)
+
+    def __len__(self) -> int:
+        return len(Transport)
+
+
 @functools.cache
 def _transport_names() -> Names[Transport]:
     entries = {t: (t.letter, t.name, *TRANSPORT_ALIASES[t], *BOOK.aliases("transports", t.letter)) for t in Transport}
-    return Names("transport", entries, {t: t.title for t in Transport})
+    return Names("transport", entries, _CardWords())
 
 
 def parse_town(text: str, *, where: str = "") -> str:

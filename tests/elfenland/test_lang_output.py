@@ -305,3 +305,9 @@ def test_notes_on_standard_error_speak_the_language(lang: str, tmp_path: Path) -
     for result in (drew, refused):
         output = result.output.replace(str(board), " ").replace(str(wrong), " ")
         assert not leaks(_unquoted(output), spared=["--svg", "--png", "SVG", ".svg"]), result.output
+
+
+@pytest.mark.parametrize(("lang", "hint"), [("cs", "'drak'"), ("pl", "'smok'"), ("uk", "'dragon'"), ("en", "'dragon'")])
+def test_a_cards_did_you_mean_names_it_in_the_language_in_the_letters_typed(lang: str, hint: str) -> None:
+    result = CliRunner(env=WIDE).invoke(elfenland, ["route", "--at", "elv", "--hand", "drk", "--lang", lang])
+    assert result.exit_code == 2 and hint in result.output, result.output  # Ukrainian's дракон is in other letters
