@@ -18,6 +18,7 @@ from planner.cli.conventions import (
     stop_on_ctrl_c,
 )
 from planner.cli.positions import overrides_from, position_options, solver_options
+from planner.common.i18n import gettext, say
 from planner.common.limits import Limit, Status
 from planner.common.threads import cores
 from planner.elfenland import render, report
@@ -53,7 +54,7 @@ def place(source: str | None, solver: str, limit: Limit, seed: int, replies: int
       elfenland place --at elv --hand DDCURRPT --tile "elv-lap P" --supply DUT --json
     """
     position = read_position(source, overrides_from(kwargs))
-    with stop_on_ctrl_c() as stop, err().status("planning counters and route against the replies…"):
+    with stop_on_ctrl_c() as stop, err().status(gettext("planning counters and route against the replies…")):
         from planner.elfenland.advice.keeping import advise_keep  # the advisor loads with its commands only
         from planner.elfenland.advice.placing import joint_plan, place_now, risks
 
@@ -85,7 +86,7 @@ def draw(source: str | None, solver: str, limit: Limit, seed: int, as_json: bool
       elfenland draw --at elv --hand DDCURRPT --supply E --display PUTTD
     """
     position = read_position(source, overrides_from(kwargs))
-    with stop_on_ctrl_c() as stop, err().status("planning with each counter…"):
+    with stop_on_ctrl_c() as stop, err().status(gettext("planning with each counter…")):
         from planner.elfenland.advice.drawing import advise_draw
 
         advice = advise_draw(position, solver=solver, limit=limit, stop=stop, seed=seed)
@@ -117,7 +118,7 @@ def obstacle(source: str | None, samples: int, seed: int, jobs: int | None, as_j
     """
     position = read_position(source, overrides_from(kwargs))
     workers = jobs or (cores() if samples * len(position.opponents) >= 600 else 1)
-    with stop_on_ctrl_c() as stop, err().status(f"sampling {samples} hands per opponent…"):
+    with stop_on_ctrl_c() as stop, err().status(say("sampling {n} hands per opponent…", n=samples)):
         from planner.elfenland.advice.obstacle import advise_obstacle
 
         advice = advise_obstacle(position, samples=samples, seed=seed, jobs=workers, stop=stop)

@@ -37,7 +37,9 @@ from rich.console import Console, RenderableType
 from rich.text import Text
 
 from planner.common import i18n
+from planner.common.i18n import N_, gettext, say
 from planner.common.limits import Limit
+from planner.common.problems import error_text
 from planner.errors import NoPlanError, PlannerError, UnsupportedError, is_input_error
 
 __all__ = [
@@ -85,7 +87,7 @@ class PlannerCliError(click.ClickException):
     exit_code = EXIT_BUG
 
     def show(self, file: Any = None) -> None:
-        err().print(Text(f"error: {self.message}", style="red"))
+        err().print(Text(say("error: {message}", message=self.message), style="red"))
 
 
 class InputCliError(PlannerCliError):
@@ -99,7 +101,7 @@ class NoPlanCliError(PlannerCliError):
 def fail(error: PlannerError) -> NoReturn:
     """End the command with the error's message and exit code."""
     kind = {EXIT_INPUT: InputCliError, EXIT_NO_PLAN: NoPlanCliError}.get(exit_code(error), PlannerCliError)
-    raise kind(str(error))
+    raise kind(error_text(error))
 
 
 def handle_errors(func: Callable[..., Any]) -> Callable[..., Any]:
@@ -237,8 +239,10 @@ class Pictures:
         for flag, path in self._files():
             if not path.lower().endswith(f".{flag}"):
                 other = "png" if flag == "svg" else "svg"
-                fail(UnsupportedError(f"--{flag} writes {flag.upper()}: name a .{flag} file, not {path!r}"
-                                      + (f" (or use --{other} {path})" if path.lower().endswith(f".{other}") else "")))
+                message = (N_("--{flag} writes {kind}: name a .{flag} file, not {path!r} (or use --{other} {path})")
+                           if path.lower().endswith(f".{other}") else
+                           N_("--{flag} writes {kind}: name a .{flag} file, not {path!r}"))
+                fail(UnsupportedError(say(message, flag=flag, kind=flag.upper(), path=path, other=other)))
             try:
                 check_picture_path(path)
             except PlannerError as error:
@@ -254,7 +258,7 @@ class Pictures:
             text = picture()
             for _, path in self._files():
                 write_picture(text, path)
-                err().print(Text(f"drew {path}"))
+                err().print(Text(say("drew {path}", path=path)))
         except PlannerError as error:
             fail(error)
 
@@ -311,7 +315,7 @@ def answer(document: Any, *views: RenderableType | None, as_json: bool, notes: I
 def finish(*, code: int = 0, stopped: bool = False, note: str | None = None) -> None:
     """End the command: 130 when ``stopped`` (after ``note`` on standard error), else ``code`` (0: return)."""
     if stopped:
-        err().print(Text(note or "stopped (Ctrl-C): the answer above is the best found so far, not proven",
+        err().print(Text(note or gettext("stopped (Ctrl-C): the answer above is the best found so far, not proven"),
                          style="yellow"))
         sys.exit(EXIT_STOPPED)
     if code:

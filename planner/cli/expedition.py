@@ -32,8 +32,9 @@ from planner.cli.conventions import (
     speaking,
     stop_on_ctrl_c,
 )
+from planner.common.i18n import gettext, ngettext
 from planner.common.limits import Limit
-from planner.common.problems import Problem
+from planner.common.problems import Problem, error_text
 from planner.errors import PlannerError
 from planner.expedition.advice import hopeless, reach_change, reach_targets, setup_advice
 from planner.expedition.notation import Action
@@ -81,7 +82,7 @@ def handle_errors(func: Callable[..., Any]) -> Callable[..., Any]:
 
 def error_dict(error: PlannerError) -> dict[str, Any]:
     """The JSON document of a command that failed: the message and, when the error lists them, its problems."""
-    document: dict[str, Any] = {"schema": SCHEMA, "error": str(error)}
+    document: dict[str, Any] = {"schema": SCHEMA, "error": error_text(error)}
     problems: list[Problem] | None = getattr(error, "problems", None)
     if problems:
         document["problems"] = [p.as_dict() for p in problems]
@@ -157,17 +158,18 @@ def move(source: str, tickets: int, alternatives: int, limit: Limit, old_time: f
     """
     notes: list[Text] = []
     if old_time is not None:
-        notes.append(Text("note: --time is deprecated; say --time-limit", style="yellow"))
+        notes.append(Text(gettext("note: --time is deprecated; say --time-limit"), style="yellow"))
         limit = limit_from(old_time, limit.nodes, default=MOVE_SECONDS)
     position = read_position(source)
     first = _answer_limit(limit, answer_time)
-    plural = "" if tickets == 1 else "s"
-    with stop_on_ctrl_c() as stop, err().status(f"searching the turn's moves (at most {tickets} ticket{plural})…"):
+    searching = ngettext("searching the turn's moves (at most {n} ticket)…",
+                         "searching the turn's moves (at most {n} tickets)…", tickets).format(n=tickets)
+    with stop_on_ctrl_c() as stop, err().status(searching):
         search = best_moves(position, tickets=tickets, alternatives=alternatives, answer=first, limit=limit,
                             stop=stop)
     if search.cut_short:
-        notes.append(Text("note: the machine was too slow for the answer's worlds; the answer was cut short by the "
-                          "clock (more tickets may then answer fewer points)", style="yellow"))
+        notes.append(Text(gettext("note: the machine was too slow for the answer's worlds; the clock ended the answer "
+                                  "early (more tickets may then answer fewer points)"), style="yellow"))
     mine = reach_table(position, position.hand)
     changes = reach_change(position, search.best, before=mine)
     lost = hopeless(position, mine)

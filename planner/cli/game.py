@@ -14,7 +14,9 @@ from rich.table import Table
 from rich.text import Text
 
 from planner.cli.conventions import CONTEXT, EXIT_INPUT, EXIT_STOPPED, err, fail, json_option, out, stop_on_ctrl_c
+from planner.common.i18n import N_, format_list, format_number, gettext, ngettext, say
 from planner.common.threads import cores
+from planner.elfenland.counts import count
 from planner.elfenland.game.record import rules_dict
 from planner.elfenland.game.seats import SEATS
 from planner.elfenland.game.selfplay import Game, jobs_for, selfplay, summary
@@ -33,10 +35,10 @@ def _seats(text: str) -> tuple[str, ...]:
     seats = tuple(s.strip().lower() for s in text.split(",") if s.strip())
     unknown = [s for s in seats if s not in SEATS]
     if unknown:
-        raise click.BadParameter(f"unknown seat {', '.join(map(repr, unknown))}; choose from {', '.join(SEATS)}",
-                                 param_hint="--seats")
+        raise click.BadParameter(say("unknown seat {seats}; choose from {known}", seats=", ".join(map(repr, unknown)),
+                                     known=", ".join(SEATS)), param_hint="--seats")
     if not 2 <= len(seats) <= 6:
-        raise click.BadParameter(f"a game has 2 to 6 seats, not {len(seats)}", param_hint="--seats")
+        raise click.BadParameter(say("a game has 2 to 6 seats, not {n}", n=len(seats)), param_hint="--seats")
     return seats
 
 
@@ -75,11 +77,11 @@ def selfplay_command(games: int, seats: str, seed: int, jobs: int | None, ray_ad
     except NotationError as error:
         raise click.BadParameter(str(error), param_hint="--rules") from error
     if out_path is not None and out_path.exists():
-        raise click.BadParameter(f"{out_path} exists; choose a new file (records are never written over)",
-                                 param_hint="--out")
+        raise click.BadParameter(say("{path} exists; choose a new file (records are never written over)",
+                                     path=out_path), param_hint="--out")
     if ray_address is not None and jobs is not None:
-        raise click.BadParameter("--jobs sets processes on this machine; with --ray the cluster's CPUs play",
-                                 param_hint="--jobs")
+        raise click.BadParameter(gettext("--jobs sets processes on this machine; with --ray the cluster's CPUs "
+                                         "play"), param_hint="--jobs")
     jobs_list = jobs_for(games, kinds, seed=seed, rules=rules)
     if jobs is None:
         jobs = max(1, min(cores(), len(jobs_list)))
@@ -117,9 +119,10 @@ def selfplay_command(games: int, seats: str, seed: int, jobs: int | None, ray_ad
     else:
         _print_summary(document)
     if out_path is not None:
-        err().print(Text(f"wrote {len(played)} game records to {out_path}"))
+        err().print(Text(ngettext("wrote {n} game record to {path}", "wrote {n} game records to {path}",
+                                  len(played)).format(n=len(played), path=out_path)))
     if stopped:
-        err().print(Text("stopped: the summary covers the games finished"))
+        err().print(Text(gettext("stopped: the summary covers the games finished")))
         sys.exit(EXIT_STOPPED)
 
 
@@ -132,24 +135,27 @@ def _cluster(address: str) -> Cluster:
     except UnsupportedError as error:
         fail(error)
     except KeyboardInterrupt:  # Ctrl-C while Ray starts (a few seconds): no game played, nothing written
-        err().print(Text("stopped before the cluster was reached: no games played"))
+        err().print(Text(gettext("stopped before the cluster was reached: no games played")))
         sys.exit(EXIT_STOPPED)
 
 
 def _print_summary(document: dict[str, Any]) -> None:
-    table = Table(title=f"{document['games']} games, {document['seeds']} seeds")
-    for column in ("seat", "mean points", "win rate", f"- {document['reference']} (95 %)"):
-        table.add_column(column, justify="left" if column == "seat" else "right")
+    table = Table(title=say("{games} games, {seeds} seeds", games=document["games"], seeds=document["seeds"]))
+    table.add_column(gettext("seat"), justify="left")
+    for column in (gettext("mean points"), gettext("win rate"), say("- {reference} (95 %)",
+                                                                    reference=document["reference"])):
+        table.add_column(column, justify="right")
     for row in document["seats"]:
         diff = row["difference"]
         if diff is None or diff["mean"] is None:
             shown = "-"
         elif diff["low"] is None:
-            shown = f"{diff['mean']:+.2f}"
+            shown = format_number(diff["mean"], "+.2f")
         else:
-            shown = f"{diff['mean']:+.2f} [{diff['low']:+.2f}, {diff['high']:+.2f}]"
-        mean = "-" if row["mean_points"] is None else f"{row['mean_points']:.2f}"
-        rate = "-" if row["win_rate"] is None else f"{row['win_rate']:.0%}"
+            shown = (f"{format_number(diff['mean'], '+.2f')} [{format_number(diff['low'], '+.2f')}, "
+                     f"{format_number(diff['high'], '+.2f')}]")
+        mean = "-" if row["mean_points"] is None else format_number(row["mean_points"], ".2f")
+        rate = "-" if row["win_rate"] is None else format_number(row["win_rate"], ".0%")
         table.add_row(Text(row["seat"]), mean, rate, shown)
     out().print(table)
 
@@ -174,7 +180,8 @@ def replay(games: Path, as_json: bool) -> None:
         except json.JSONDecodeError as error:
             verdict: dict[str, Any] = {"game": number, "ok": False, "legal": False, "same": False,
                                        "problem": {"kind": "bad-json", "field": "", "value": None,
-                                                   "message": f"line {number} is no JSON: {error}"}}
+                                                   "message": say("line {n} is no JSON: {error}", n=number,
+                                                                  error=error)}}
         else:
             result = replay_record(record) if isinstance(record, dict) else replay_record({})
             verdict = {"game": number, "ok": result.ok, "legal": result.legal, "same": result.same,
@@ -184,11 +191,14 @@ def replay(games: Path, as_json: bool) -> None:
         if as_json:
             click.echo(json.dumps(verdict))
         elif verdict["ok"]:
-            out().print(Text(f"game {number}: legal, same result ({verdict['actions']} actions)"))
+            out().print(Text(ngettext("game {number}: legal, same result ({n} action)",
+                                      "game {number}: legal, same result ({n} actions)", verdict["actions"]).format(
+                number=number, n=verdict["actions"])))
         else:
-            message = verdict["problem"]["message"] if verdict["problem"] else "different result"
-            what = "illegal" if not verdict["legal"] else "legal, different result"
-            out().print(Text(f"game {number}: {what}: {message}", style="red"))
+            message = verdict["problem"]["message"] if verdict["problem"] else gettext("different result")
+            what = (N_("game {number}: illegal: {message}") if not verdict["legal"] else
+                    N_("game {number}: legal, different result: {message}"))
+            out().print(Text(say(what, number=number, message=message), style="red"))
     if bad:
         sys.exit(EXIT_INPUT)
 
@@ -220,21 +230,23 @@ def review(games: Path, number: int, player: str | None, nodes: int | None, rout
     lines = [line for line in games.read_text(encoding="utf-8").splitlines() if line.strip()]
     taken = sorted(svg_dir.glob("round-*.svg")) if svg_dir is not None and svg_dir.is_dir() else []
     if taken:
-        raise click.BadParameter(f"{taken[0]} exists; choose a new folder (files are never written over)",
-                                 param_hint="--svg")
+        raise click.BadParameter(say("{path} exists; choose a new folder (files are never written over)",
+                                     path=taken[0]), param_hint="--svg")
     if number > len(lines):
-        raise click.BadParameter(f"{games} holds {len(lines)} games, not {number}", param_hint="--game")
+        raise click.BadParameter(say("{games} holds {n} games, not {number}", games=games, n=len(lines),
+                                     number=number), param_hint="--game")
     try:
         record = json.loads(lines[number - 1])
         if not isinstance(record, dict):
-            raise RecordError(f"game {number} of {games} is no game record")
+            raise RecordError(say("game {number} of {games} is no game record", number=number, games=games))
         result = review_game(record, player, decisions=not routes_only,
                              **({} if nodes is None else {"nodes": nodes}))
     except json.JSONDecodeError as error:
-        err().print(Text(f"error: game {number} of {games} is no JSON: {error}", style="red"))
+        err().print(Text(say("error: {message}", message=say("game {number} of {games} is no JSON: {error}",
+                                                              number=number, games=games, error=error)), style="red"))
         sys.exit(EXIT_INPUT)
     except RecordError as error:
-        err().print(Text(f"error: {error}", style="red"))
+        err().print(Text(say("error: {message}", message=error), style="red"))
         sys.exit(EXIT_INPUT)
     if svg_dir is not None:
         _write_svgs(svg_dir, result)
@@ -242,26 +254,29 @@ def review(games: Path, number: int, player: str | None, nodes: int | None, rout
         click.echo(json.dumps(review_dict(result)))
         return
     console = out()
-    decisions = Table(title=f"{result.player}'s draws and placements")
-    for column in ("round", "phase", "played", "advisor", "cost (towns, cards)"):
-        decisions.add_column(column)
+    decisions = Table(title=say("{player}'s draws and placements", player=result.player))
+    for column in (N_("round"), N_("phase"), N_("played"), N_("advisor"), N_("cost (towns, cards)")):
+        decisions.add_column(gettext(column))
     for d in result.decisions:
-        cost = "-" if d.cost is None else f"{d.cost[0]:+.2f}, {d.cost[1]:+.2f}"
-        decisions.add_row(str(d.round), d.phase, Text(d.played), Text(d.advised), cost)
+        cost = "-" if d.cost is None else f"{format_number(d.cost[0], '+.2f')}, {format_number(d.cost[1], '+.2f')}"
+        decisions.add_row(str(d.round), _phase(d.phase), Text(_blind(d.played)),
+                          Text(_blind(d.advised)), cost)
     console.print(decisions)
-    routes = Table(title=f"{result.player}'s routes")
-    for column in ("round", "travelled", "best", "cost (towns, cards)"):
-        routes.add_column(column)
+    routes = Table(title=say("{player}'s routes", player=result.player))
+    for column in (N_("round"), N_("travelled"), N_("best"), N_("cost (towns, cards)")):
+        routes.add_column(gettext(column))
     for r in result.rounds:
-        best = f"{r.best} ({r.best.score} towns, {r.best.cards_spent} cards)" + ("" if r.proven else " unproven")
-        routes.add_row(str(r.round), Text(f"{r.travelled} ({r.travelled.score} towns, {r.travelled.cards_spent} "
-                                          "cards)"), Text(best), f"{r.cost[0]:+d}, {r.cost[1]:+d}")
+        best = say("{route} ({towns}, {cards})", route=r.best, towns=count(r.best.score, "town"),
+                   cards=count(r.best.cards_spent, "card")) + ("" if r.proven else " " + gettext("unproven"))
+        travelled = say("{route} ({towns}, {cards})", route=r.travelled, towns=count(r.travelled.score, "town"),
+                        cards=count(r.travelled.cards_spent, "card"))
+        routes.add_row(str(r.round), Text(travelled), Text(best), f"{r.cost[0]:+d}, {r.cost[1]:+d}")
     console.print(routes)
-    chart = Table(title="towns per round")
-    chart.add_column("player")
+    chart = Table(title=gettext("towns per round"))
+    chart.add_column(gettext("player"))
     rounds = max((len(v) for v in result.towns.values()), default=0)
     for k in range(rounds):
-        chart.add_column(f"r{k + 1}", justify="right")
+        chart.add_column(say("r{n}", n=k + 1), justify="right")
     chart.add_column("")
     for name, counts in result.towns.items():
         chart.add_row(Text(name), *(str(c) for c in counts), "█" * (counts[-1] if counts else 0))
@@ -276,13 +291,29 @@ def _write_svgs(folder: Path, result: Any) -> None:
     for r in result.rounds:
         path = folder / f"round-{r.round}.svg"
         if path.exists():
-            err().print(Text(f"error: {path} exists; choose a new folder (files are never written over)",
-                             style="red"))
+            err().print(Text(say("error: {message}", message=say(
+                "{path} exists; choose a new folder (files are never written over)", path=path)), style="red"))
             sys.exit(EXIT_INPUT)
         plans = [r.best] if r.best.steps == r.travelled.steps else [r.best, r.travelled]
-        path.write_text(render_svg(r.position, plans, title=f"{result.player}, round {r.round}: best (solid), "
-                                   "travelled (dashed)"), encoding="utf-8")
-        err().print(Text(f"drew {path}"))
+        path.write_text(render_svg(r.position, plans, title=say(
+            "{player}, round {round}: best (solid), travelled (dashed)", player=result.player, round=r.round)),
+            encoding="utf-8")
+        err().print(Text(say("drew {path}", path=path)))
+
+
+PHASES = {"draw": N_("drawing"), "plan": N_("planning"), "travel": N_("travelling"), "discard": N_("discarding"),
+          "keep": N_("keeping")}
+"""A phase as the tables and prompts say it (the JSON and the record keep ``draw``, ``plan`` ...)."""
+
+
+def _phase(phase: object) -> str:
+    value = str(getattr(phase, "value", phase))
+    return gettext(PHASES.get(value, value))
+
+
+def _blind(choice: str) -> str:
+    """A draw's choice as the table says it: ``blind`` (from the stack) in the language, a counter as it is."""
+    return gettext("blind") if choice == "blind" else choice
 
 
 HUMAN = "me"
@@ -311,11 +342,12 @@ def play(seats: str, seed: int, out_path: Path | None) -> None:
 
     kinds = tuple(s.strip().lower() for s in seats.split(","))
     if kinds.count(HUMAN) != 1 or any(k not in SEATS for k in kinds if k != HUMAN) or not 2 <= len(kinds) <= 6:
-        raise click.BadParameter(f"name 'me' once and 1 to 5 bots of {', '.join(SEATS)}", param_hint="--seats")
+        raise click.BadParameter(say("name 'me' once and 1 to 5 bots of {seats}", seats=", ".join(SEATS)),
+                                 param_hint="--seats")
     path = out_path or Path(f"elfenland-game-{seed}.jsonl")
     if path.exists():
-        raise click.BadParameter(f"{path} exists; choose a new file with --out (records are never written over)",
-                                 param_hint="--out")
+        raise click.BadParameter(say("{path} exists; choose a new file with --out (records are never written over)",
+                                     path=path), param_hint="--out")
     me = kinds.index(HUMAN)
     names = [HUMAN if k == HUMAN else f"{k}#{i + 1}" for i, k in enumerate(kinds)]
     bots = {i: make_seat(k, f"{seed}/{names[i]}") for i, k in enumerate(kinds) if k != HUMAN}
@@ -328,12 +360,12 @@ def play(seats: str, seed: int, out_path: Path | None) -> None:
         while not state.over:
             if state.turn != me:
                 action = bots[state.turn].choose(view(state, state.turn))
-                console.print(Text(f"{names[state.turn]} ({state.phase}): {action}"))
+                console.print(Text(f"{names[state.turn]} ({_phase(state.phase)}): {action}"))
             else:
                 action = _ask(state, me, parse_action, console)
             after = apply(state, action)
             if not isinstance(after, GameState):
-                console.print(Text(f"illegal: {after.message}", style="red"))
+                console.print(Text(say("illegal: {reason}", reason=after.message), style="red"))
                 continue
             state = after
             states.append(state)
@@ -347,9 +379,10 @@ def play(seats: str, seed: int, out_path: Path | None) -> None:
 
         found, winners = scores(state)
         for s in found:
-            console.print(Text(f"{s.name}: {s.points} points ({s.towns} towns, {s.cards} cards)"))
-        console.print(Text("winner: " + ", ".join(names[i] for i in winners)))
-    err().print(Text(f"saved the record to {path}"))
+            console.print(Text(say("{name}: {points} ({towns}, {cards})", name=s.name, points=count(s.points, "point"),
+                                   towns=count(s.towns, "town"), cards=count(s.cards, "card"))))
+        console.print(Text(say("winner: {names}", names=format_list([names[i] for i in winners]))))
+    err().print(Text(say("saved the record to {path}", path=path)))
     if stopped:
         sys.exit(EXIT_STOPPED)
 
@@ -362,28 +395,33 @@ def _ask(state: Any, me: int, parse_action: Any, console: Any) -> Any:
     seen = view(state, me)
     _show(seen, console)
     while True:
-        text = click.prompt(f"your {state.phase}", prompt_suffix="> ", err=True).strip()
+        text = click.prompt(say("your move ({phase})", phase=_phase(state.phase)), prompt_suffix="> ",
+                            err=True).strip()
         if text.lower() == "hint":
-            console.print(Text(f"advisor: {make_seat('advisor', 'hint').choose(seen)}"))
+            console.print(Text(say("advisor: {action}", action=make_seat("advisor", "hint").choose(seen))))
             continue
         try:
             action = parse_action(state, text)
         except NotationError as error:
-            console.print(Text(f"not understood: {error}", style="red"))
+            console.print(Text(say("not understood: {error}", error=error), style="red"))
             continue
         problem = check(state, action)
         if problem is None:
             return action
-        console.print(Text(f"illegal: {problem.message}", style="red"))
+        console.print(Text(say("illegal: {reason}", reason=problem.message), style="red"))
 
 
 def _show(seen: Any, console: Any) -> None:
     """The public table and my side of it."""
-    console.print(Text(f"round {seen.round}, {seen.phase}: board {','.join(str(t) for t in seen.tiles) or '-'}"))
-    console.print(Text("display: " + " ".join(f"{i}:{t.letter}" for i, t in enumerate(seen.display))
-                       + f"  (stack {seen.stack})"))
+    console.print(Text(say("round {round}, {phase}: board {tiles}", round=seen.round, phase=_phase(seen.phase),
+                           tiles=",".join(str(t) for t in seen.tiles) or "-")))
+    console.print(Text(say("display: {faces}  (stack {stack})", faces=" ".join(
+        f"{i}:{t.letter}" for i, t in enumerate(seen.display)), stack=seen.stack)))
     for p in seen.players:
-        console.print(Text(f"  {p.name}: in {p.town}, {len(p.visited) - 1} towns, counters {p.open or '-'} "
-                           f"+{p.secret} face down, {p.cards} cards{', obstacle' if p.obstacle else ''}"))
-    console.print(Text(f"your hand {seen.hand or '-'}, face-down {seen.secret or '-'}"
-                       + (f", home {seen.home}" if seen.home else "")))
+        line = N_("  {name}: in {town}, {towns}, counters {open} +{secret} face down, {cards}, obstacle") \
+            if p.obstacle else N_("  {name}: in {town}, {towns}, counters {open} +{secret} face down, {cards}")
+        console.print(Text(say(line, name=p.name, town=p.town, towns=count(len(p.visited) - 1, "town"),
+                               open=p.open or "-", secret=p.secret, cards=count(p.cards, "card"))))
+    mine = N_("your hand {hand}, face-down {secret}, home {home}") if seen.home else \
+        N_("your hand {hand}, face-down {secret}")
+    console.print(Text(say(mine, hand=seen.hand or "-", secret=seen.secret or "-", home=seen.home)))

@@ -29,7 +29,9 @@ from planner.cli.conventions import (
 )
 from planner.cli.positions import overrides_from, picture_of, position_options, solver_options
 from planner.common.forms import read_stdin
+from planner.common.i18n import gettext
 from planner.common.limits import Limit, Status, StopLike
+from planner.common.problems import error_text
 from planner.elfenland.inputs import Overrides, expand_sources, read_position
 from planner.elfenland.position import Position
 from planner.elfenland.solvers import Solution, solve
@@ -190,7 +192,8 @@ def route(sources: tuple[str, ...], solver: str, limit: Limit, seed: int, altern
             worst = EXIT_STOPPED if isinstance(outcome, _Answer) and outcome.stopped else worst
             if stop.is_set():
                 break
-    finish(code=worst, stopped=stop.is_set(), note="stopped (Ctrl-C): the answers above are the best found so far")
+    finish(code=worst, stopped=stop.is_set(),
+           note=gettext("stopped (Ctrl-C): the answers above are the best found so far"))
 
 
 def _failed(error: PlannerError, source: str | None, *, as_json: bool, several: bool) -> int:
@@ -201,7 +204,7 @@ def _failed(error: PlannerError, source: str | None, *, as_json: bool, several: 
         answer(report.error_dict(error, source=source), as_json=True, indent=None if several else 2, last=False)
     if not several:
         fail(error)
-    err().print(Text(f"{source}: {error}", style="red"))
+    err().print(Text(f"{source}: {error_text(error)}", style="red"))
     return exit_code(error)
 
 

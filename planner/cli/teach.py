@@ -34,6 +34,7 @@ from planner.cli.conventions import (
     writing,
 )
 from planner.cli.positions import overrides_from, picture_of, position_options, solve_limit_options
+from planner.common import i18n
 from planner.common.i18n import gettext
 from planner.common.limits import Limit, Status
 from planner.elfenland.inputs import read_position
@@ -109,7 +110,7 @@ def explain(source: str | None, route_text: str | None, no_what_if: bool, limit:
     answer(teach_report.explanation_dict(found, source=source), teach_render.explanation_view(found),
            as_json=as_json, pictures=pictures, picture=picture_of(position, (found.solution.plan,)),
            stopped=found.solution.status is Status.STOPPED or stop.is_set(),
-           stopped_note="stopped (Ctrl-C): what is shown is the best found so far, not proven",
+           stopped_note=gettext("stopped (Ctrl-C): what is shown is the best found so far, not proven"),
            code=EXIT_INPUT if found.comparison is not None and found.comparison.error is not None else 0)
 
 
@@ -152,7 +153,7 @@ def puzzle(seed: int | None, themes: tuple[str, ...], difficulties: tuple[int, .
     trainer = Trainer(seed=chosen_seed, themes=themes, difficulties=difficulties, scores=scores_file,
                       record=not no_scores)
     if trainer.warning:
-        err().print(Text(f"note: {trainer.warning}", style="yellow"))
+        err().print(Text(i18n.say("note: {note}", note=trainer.warning), style="yellow"))
     if stats:
         answer(trainer.scores.as_dict(), Text(f"{trainer.stats_line()}  ({trainer.path})"), as_json=as_json)
         return
@@ -170,7 +171,8 @@ def puzzle(seed: int | None, themes: tuple[str, ...], difficulties: tuple[int, .
         return
     _check_stdin()
     if seed is None:
-        err().print(Text(f"seed {chosen_seed} (replay these puzzles with --seed {chosen_seed})", style="dim"))
+        err().print(Text(i18n.say("seed {seed} (replay these puzzles with --seed {seed})", seed=chosen_seed),
+                         style="dim"))
     _play(trainer, how_many, lambda current: pictures.draw(picture_of(current.position)))
 
 
@@ -181,10 +183,11 @@ def _export(trainer: Trainer, folder: str, how_many: int, as_json: bool) -> None
     puzzles: list[Puzzle] = []
     with _progress(not as_json) as say:
         for i in range(how_many):
-            say(f"puzzle {i + 1}/{how_many}")
+            say(i18n.say("puzzle {n}/{total}", n=i + 1, total=how_many))
             puzzles.append(trainer.puzzle if i == 0 else trainer.next())
     paths = export_puzzles(folder, puzzles)
-    answer([str(p) for p in paths], as_json=as_json, notes=[Text(f"wrote {len(paths)} puzzles to {folder}")])
+    wrote = i18n.ngettext("wrote {n} puzzle to {folder}", "wrote {n} puzzles to {folder}", len(paths))
+    answer([str(p) for p in paths], as_json=as_json, notes=[Text(wrote.format(n=len(paths), folder=folder))])
 
 
 def _grade_once(trainer: Trainer, route_text: str, as_json: bool) -> None:
@@ -210,7 +213,7 @@ def _play(trainer: Trainer, how_many: int | None, show: Callable[[Puzzle], None]
 
     with writing():
         console = out()
-        console.print(Text(HELP, style="dim"))
+        console.print(Text(gettext(HELP), style="dim"))
         played = 0
         try:
             while how_many is None or played < how_many:
@@ -232,42 +235,43 @@ def _play(trainer: Trainer, how_many: int | None, show: Callable[[Puzzle], None]
         console.print(Text(trainer.stats_line()))
 
 
-_UNREADABLE = ("cannot read your routes from standard input: {reason}; type them at a terminal, pipe UTF-8 text "
-               "in, or grade one route with --route STEPS")
+def _unreadable(reason: str) -> str:
+    return i18n.say("cannot read your routes from standard input: {reason}; type them at a terminal, pipe UTF-8 "
+                    "text in, or grade one route with --route STEPS", reason=reason)
 
 
 def _reason(error: Exception) -> str:
-    return "it is not UTF-8 text" if isinstance(error, UnicodeError) else "it is closed" \
+    return gettext("it is not UTF-8 text") if isinstance(error, UnicodeError) else gettext("it is closed") \
         if isinstance(error, RuntimeError) else str(getattr(error, "strerror", None) or error)
 
 
 def _check_stdin() -> None:
     """Refuse to start the trainer when standard input is closed: it reads the player's routes from there."""
     if sys.stdin is None or sys.stdin.closed:
-        fail(UnsupportedError(_UNREADABLE.format(reason="it is closed")))
+        fail(UnsupportedError(_unreadable(gettext("it is closed"))))
     try:
         os.fstat(sys.stdin.fileno())
     except (AttributeError, io.UnsupportedOperation):  # not a real file (a test runner's input)
         pass
     except (OSError, ValueError):  # a descriptor closed under Python's feet
-        fail(UnsupportedError(_UNREADABLE.format(reason="it is closed")))
+        fail(UnsupportedError(_unreadable(gettext("it is closed"))))
 
 
 def _ask(console: Console, trainer: Trainer, current: Puzzle) -> bool:
     """Hear lines until the puzzle is over (True) or the player quits (False)."""
     from planner.elfenland.teach import render as teach_render
     from planner.elfenland.teach.steps import step_notes
-    from planner.elfenland.teach.trainer import Command
+    from planner.elfenland.teach.trainer import NOT_COUNTED, Command
 
     while True:
         try:
-            line = console.input("your route> ")
+            line = console.input(gettext("your route> "))
             line.encode("utf-8")  # a line of another encoding is read with surrogates, which UTF-8 refuses
         except EOFError:
             console.print()
             return False
         except (UnicodeError, OSError, RuntimeError) as error:  # RuntimeError: input() lost sys.stdin
-            fail(UnsupportedError(_UNREADABLE.format(reason=_reason(error))))
+            fail(UnsupportedError(_unreadable(_reason(error))))
         if not sys.stdin.isatty():
             console.print(Text(line))  # typed lines from a script: show them, so the transcript reads as a session
         reply = trainer.hear(line)
@@ -276,7 +280,7 @@ def _ask(console: Console, trainer: Trainer, current: Puzzle) -> bool:
         if reply.grade is not None:
             console.print(teach_render.grade_view(reply.grade))
             if not reply.finished:
-                console.print(Text("(not counted: try again, or type hint or skip)", style="dim"))
+                console.print(Text(gettext(NOT_COUNTED), style="dim"))
         else:
             console.print(Text(reply.message, style="cyan"))
         if reply.finished:

@@ -16,6 +16,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, BinaryIO
 
+from planner.common.i18n import N_, gettext, say
 from planner.common.names import did_you_mean
 from planner.common.problems import Problems
 from planner.errors import IllegalPositionError
@@ -32,50 +33,55 @@ MAX_NESTING = 32
 def _read_capped(stream: BinaryIO, what: str) -> str:
     data = stream.read(MAX_INPUT_BYTES + 1)
     if len(data) > MAX_INPUT_BYTES:
-        raise IllegalPositionError([f"{what} is larger than {MAX_INPUT_BYTES // 1024} KiB: not a position file"])
+        raise IllegalPositionError([say("{what} is larger than {size} KiB: not a position file", what=what,
+                                        size=MAX_INPUT_BYTES // 1024)])
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as error:
-        raise IllegalPositionError([f"{what} is not UTF-8 text ({error.reason} at byte {error.start})"]) from None
+        raise IllegalPositionError([say("{what} is not UTF-8 text ({reason} at byte {byte})", what=what,
+                                        reason=error.reason, byte=error.start)]) from None
 
 
-def read_path(path: str | Path, *, what: str = "position file") -> str:
+def read_path(path: str | Path, *, what: str = N_("position file")) -> str:
     """The text of a file, read as UTF-8 and at most :data:`MAX_INPUT_BYTES` (never written to).
 
     Raises:
         IllegalPositionError: the file cannot be read, is too big, is a folder or is not UTF-8.
     """
+    what = gettext(what)
     name = f"{what} {str(path)!r}"
     try:
         with open(path, "rb") as stream:
             return _read_capped(stream, name)
     except IsADirectoryError:
-        raise IllegalPositionError([f"{name} is a folder"]) from None
+        raise IllegalPositionError([say("{name} is a folder", name=name)]) from None
     except FileNotFoundError:
-        raise IllegalPositionError([f"no such {what} {str(path)!r}"]) from None
+        raise IllegalPositionError([say("no such {what} {path!r}", what=what, path=str(path))]) from None
     except OSError as error:
-        raise IllegalPositionError([f"cannot read {name}: {error.strerror or error}"]) from None
+        raise IllegalPositionError([say("cannot read {name}: {reason}", name=name,
+                                        reason=error.strerror or error)]) from None
 
 
-def read_stdin(*, what: str = "standard input") -> str:
+def read_stdin(*, what: str = N_("standard input")) -> str:
     """Standard input as UTF-8 text, at most :data:`MAX_INPUT_BYTES`.
 
     Raises:
         IllegalPositionError: stdin is closed, too big or not UTF-8.
     """
+    what = gettext(what)
     stream = sys.stdin
     if stream is None or stream.closed:
-        raise IllegalPositionError([f"{what} is closed: pipe a position file into it or name a file"])
+        raise IllegalPositionError([say("{what} is closed: pipe a position file into it or name a file", what=what)])
     try:
         binary = getattr(stream, "buffer", None)
         if binary is not None:
             return _read_capped(binary, what)
         return _read_capped(io.BytesIO(stream.read(MAX_INPUT_BYTES + 1).encode("utf-8")), what)
     except (OSError, ValueError) as error:  # a closed descriptor reads as EBADF or "I/O on closed file"
-        raise IllegalPositionError([f"cannot read {what}: {error}"]) from None
+        raise IllegalPositionError([say("cannot read {name}: {reason}", name=what, reason=error)]) from None
 
 
-def read_input(source: str, *, what: str = "position file") -> str:
+def read_input(source: str, *, what: str = N_("position file")) -> str:
     """``-`` is standard input, anything else a path."""
     return read_stdin() if source == "-" else read_path(source, what=what)
 
@@ -99,10 +105,10 @@ def _too_long(text: str, source: str) -> str | None:
         return None
     line = text.count("\n", 0, found.start()) + 1
     start = text.rfind("\n", 0, found.start()) + 1
-    key = text[start:found.start()].partition("=")[0].strip().strip("\"'") or "a value"
+    key = text[start:found.start()].partition("=")[0].strip().strip("\"'") or gettext("a value")
     digits = sum(ch.isdigit() for ch in found.group())
-    return (f"{source}, line {line}: {key!r} is a number of {digits} digits; a position's numbers are small "
-            "(a round, a count of cards or points)")
+    return say("{source}, line {line}: {key!r} is a number of {digits} digits; a position's numbers are small (a "
+               "round, a count of cards or points)", source=source, line=line, key=key, digits=digits)
 
 
 def _depth(value: Any, limit: int) -> int:
@@ -127,14 +133,16 @@ def load_toml(text: str, *, source: str) -> dict[str, Any]:
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
-        raise IllegalPositionError([f"{source} is not valid TOML: {error}"]) from None
+        raise IllegalPositionError([say("{source} is not valid TOML: {error}", source=source, error=error)]) from None
     except RecursionError:
-        raise IllegalPositionError([f"{source} nests arrays or tables too deeply (over {depth} levels)"]) from None
+        raise IllegalPositionError([say("{source} nests arrays or tables too deeply (over {depth} levels)",
+                                        source=source, depth=depth)]) from None
     except ValueError as error:  # an integer of thousands of digits: Python refuses to convert it
-        raise IllegalPositionError([_too_long(text, source) or f"{source} holds a value TOML cannot read: {error}"]
-                                   ) from None
+        raise IllegalPositionError([_too_long(text, source) or say("{source} holds a value TOML cannot read: {error}",
+                                                                   source=source, error=error)]) from None
     if _depth(data, MAX_NESTING) > MAX_NESTING:
-        raise IllegalPositionError([f"{source} nests arrays or tables deeper than {MAX_NESTING} levels"])
+        raise IllegalPositionError([say("{source} nests arrays or tables deeper than {depth} levels", source=source,
+                                        depth=MAX_NESTING)])
     return data
 
 
@@ -146,15 +154,17 @@ class Form:
     """
 
     def __init__(self, data: Mapping[str, Any], problems: Problems, *, keys: Sequence[str], where: str = "",
-                 what: str = "key") -> None:
+                 what: str = N_("key")) -> None:
         self.data = data
         self.problems = problems
         self.where = where
-        inside = f" in [{where.rstrip('.')}]" if where else ""
+        inside = say(" in [{table}]", table=where.rstrip(".")) if where else ""
         for key in data:
             if key not in keys:
-                hint = did_you_mean(key, keys) or f"; {what}s are {', '.join(keys)}"
-                self.problems.add("unknown-key", self.name(key), key, f"unknown {what} {key!r}{inside}{hint}")
+                word = gettext(what)
+                hint = did_you_mean(key, keys) or say("; {what}s are {keys}", what=word, keys=", ".join(keys))
+                self.problems.add("unknown-key", self.name(key), key, say("unknown {what} {key!r}{inside}{hint}",
+                                                                          what=word, key=key, inside=inside, hint=hint))
 
     def name(self, key: str) -> str:
         """The field's full name in messages: ``rules.caravan``."""
@@ -166,8 +176,9 @@ class Form:
 
     def wrong(self, key: str, expected: str, value: Any) -> None:
         """Note that ``key`` holds a value of the wrong type (``hand must be a list of card names, got 5``)."""
-        self.problems.add("bad-type", self.name(key), _short(value),
-                          f"{self.name(key)} must be {expected}, got {_short(value)}")
+        self.problems.add("bad-type", self.name(key), _short(value), say(
+            "{field} must be {expected}, got {value}", field=self.name(key), expected=gettext(expected),
+            value=_short(value)))
 
     def text(self, key: str, *, required: str | None = None, empty: bool = False) -> str | None:
         """A string; ``required`` is the hint shown when it is missing; an empty string is a problem unless
@@ -175,15 +186,15 @@ class Form:
         value = self.data.get(key)
         if value is None:
             if required is not None:
-                self.problems.add("missing-key", self.name(key), None,
-                                  f"missing key {self.name(key)!r} ({required})")
+                self.problems.add("missing-key", self.name(key), None, say(
+                    "missing key {field!r} ({required})", field=self.name(key), required=gettext(required)))
             return None
         if not isinstance(value, str):
-            self.wrong(key, "a string", value)
+            self.wrong(key, N_("a string"), value)
             return None
         if not value.strip() and not empty:
             self.problems.add("empty", self.name(key), value,
-                              f"{self.name(key)} is empty; leave the key out instead")
+                              say("{field} is empty; leave the key out instead", field=self.name(key)))
             return None
         return value
 
@@ -195,7 +206,7 @@ class Form:
         if isinstance(value, str) and split:
             return [v for v in value.replace(",", " ").split() if v]
         if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-            self.wrong(key, "a list of names", value)
+            self.wrong(key, N_("a list of names"), value)
             return None
         return list(value)
 
@@ -205,11 +216,12 @@ class Form:
         if value is None:
             return None
         if not isinstance(value, int) or isinstance(value, bool):
-            self.wrong(key, f"a whole number {low}..{high}", value)
+            self.wrong(key, say("a whole number {low}..{high}", low=low, high=high), value)
             return None
         if not low <= value <= high:
-            self.problems.add("out-of-range", self.name(key), value,
-                              f"{self.name(key)} {value} is not between {low} and {high}")
+            self.problems.add("out-of-range", self.name(key), value, say(
+                "{field} {value} is not between {low} and {high}", field=self.name(key), value=value, low=low,
+                high=high))
             return None
         return value
 
@@ -219,7 +231,7 @@ class Form:
         if value is None:
             return None
         if not isinstance(value, bool):
-            self.wrong(key, "true or false", value)
+            self.wrong(key, N_("true or false"), value)
             return None
         return value
 
@@ -230,7 +242,7 @@ class Form:
             return None
         if not isinstance(value, Mapping):
             self.problems.add("bad-type", self.name(key), _short(value),
-                              f"[{self.name(key)}] must be a table, got {_short(value)}")
+                              say("[{field}] must be a table, got {value}", field=self.name(key), value=_short(value)))
             return None
         return Form(value, self.problems, keys=keys, where=f"{self.name(key)}.", what=what)
 
@@ -240,9 +252,10 @@ class Form:
         if value is None:
             return None
         if not isinstance(value, Mapping):
+            message = N_("[{field}] must be a table of {shape}, got {value}") if shape else \
+                N_("[{field}] must be a table, got {value}")
             self.problems.add("bad-type", self.name(key), _short(value),
-                              f"[{self.name(key)}] must be a table{' of ' + shape if shape else ''}, "
-                              f"got {_short(value)}")
+                              say(message, field=self.name(key), shape=shape, value=_short(value)))
             return None
         return value
 
@@ -252,7 +265,7 @@ class Form:
         if value is None:
             return []
         if not isinstance(value, list) or not all(isinstance(v, Mapping) for v in value):
-            self.wrong(key, f"an array of tables ([[{key}]])", value)
+            self.wrong(key, say("an array of tables ([[{key}]])", key=key), value)
             return []
         return [Form(v, self.problems, keys=keys, where=f"{self.name(key)}[{i}].", what=what)
                 for i, v in enumerate(value, 1)]

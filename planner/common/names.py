@@ -17,11 +17,38 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any, Generic, TypeVar
 
+from planner.common.i18n import N_, gettext, language, say
 from planner.errors import AmbiguousNameError, NotationError
 
 K = TypeVar("K")
 
-__all__ = ["NameBook", "Names", "did_you_mean", "key_values", "latin_key", "normalize"]
+__all__ = ["NameBook", "Names", "did_you_mean", "either", "hint_of", "key_values", "latin_key", "normalize",
+           "where_part"]
+
+KIND_WORDS = {"town": N_("town"), "transport": N_("transport"), "spot": N_("spot"), "location": N_("location"),
+              "word": N_("word"), "colour": N_("colour"), "rule option": N_("rule option"),
+              "notation key": N_("notation key")}
+"""The words a message names a kind of name by, translated on use (a kind not listed is shown as it is)."""
+
+
+def either(items: list[str]) -> str:
+    """``'a' or 'b'`` in the language spoken now (Babel's CLDR "or" lists for the others: ``'a' nebo 'b'``)."""
+    if language() == "en" or len(items) < 2:
+        return " or ".join(items)
+    from babel.lists import format_list as babel_list  # only for a translated hint, off the fast path
+
+    return str(babel_list(list(items), style="or", locale=language()))
+
+
+def hint_of(found: Iterable[str]) -> str:
+    """``"; did you mean 'x' or 'y'?"`` for names close to what was typed, translated; ``""`` for none."""
+    names = [repr(name) for name in found]
+    return say("; did you mean {names}?", names=either(names)) if names else ""
+
+
+def where_part(where: str) -> str:
+    """`` in <where>`` (the field or token an error is about), translated; ``""`` when nothing says where."""
+    return say(" in {where}", where=where) if where else ""
 
 _IGNORED = re.compile(r"[\s'’‘`´_\-.]")
 
@@ -90,8 +117,7 @@ def did_you_mean(text: str, choices: Iterable[str], *, n: int = 3, cutoff: float
     for choice in choices:
         by_norm.setdefault(normalize(choice), []).append(choice)
     close = difflib.get_close_matches(normalize(text), list(by_norm), n=n, cutoff=cutoff)
-    found = sorted({c for norm in close for c in by_norm[norm]})
-    return f"; did you mean {' or '.join(repr(c) for c in found)}?" if found else ""
+    return hint_of(sorted({c for norm in close for c in by_norm[norm]}))
 
 
 class Names(Generic[K]):
@@ -104,7 +130,7 @@ class Names(Generic[K]):
     def __init__(self, kind: str, entries: Mapping[K, Iterable[str]], display: Mapping[K, str], *,
                  prefixes: bool = True) -> None:
         self.kind = kind
-        self.display = dict(display)
+        self.display = display  # kept as given: a mapping may name each key in the language spoken now
         self.prefixes = prefixes
         self.exact: dict[str, set[K]] = {}
         self._names = [(key, name) for key, names in entries.items() for name in names]
@@ -148,22 +174,23 @@ class Names(Generic[K]):
             AmbiguousNameError: ``text`` fits several keys (the message lists them).
             NotationError: ``text`` is empty or names nothing (with close matches as a hint).
         """
-        where_part = f" in {where}" if where else ""
+        where_text = where_part(where)
+        kind = gettext(KIND_WORDS.get(self.kind, self.kind))
         if not normalize(text):
-            raise NotationError(f"empty {self.kind} name{where_part}", kind=f"empty-{self.kind}", value=text)
+            raise NotationError(say("empty {kind} name{where}", kind=kind, where=where_text),
+                                kind=f"empty-{self.kind}", value=text)
         keys = self.candidates(text)
         if len(keys) == 1:
             return next(iter(keys))
         if keys:
             options = ", ".join(sorted(self.display[k] for k in keys))
-            raise AmbiguousNameError(f"ambiguous {self.kind} {text!r}{where_part}: could be {options}",
+            raise AmbiguousNameError(say("ambiguous {kind} {text!r}{where}: could be {options}", kind=kind, text=text,
+                                         where=where_text, options=options),
                                      kind=f"ambiguous-{self.kind}", value=text)
-        suggestions = sorted(self.suggest(text))
-        hint = f"; did you mean {' or '.join(repr(s) for s in suggestions)}?" if suggestions else ""
-        shown = repr(text if len(text) <= 40 else text[:37] + "...")
-        raise NotationError(f"unknown {self.kind} {shown}{where_part}{hint}", kind=f"unknown-{self.kind}",
-                            value=text)
-
+        shown = text if len(text) <= 40 else text[:37] + "..."
+        raise NotationError(say("unknown {kind} {text!r}{where}{hint}", kind=kind, text=shown, where=where_text,
+                                hint=hint_of(sorted(self.suggest(text)))),
+                            kind=f"unknown-{self.kind}", value=text)
 
     def suggest(self, text: str) -> set[str]:
         """The names close to ``text``, one per key, compared as typed and by sound across scripts (:func:`latin_key`).
@@ -197,7 +224,8 @@ def key_values(text: str, *, example: str, kind: str = "bad-item") -> list[tuple
     for item in (part for part in text.split(",") if part):
         key, equals, value = item.partition("=")
         if not equals:
-            raise NotationError(f"item {item!r} must look like {example}", kind=kind, value=item)
+            raise NotationError(say("item {item!r} must look like {example}", item=item, example=example), kind=kind,
+                                value=item)
         found.append((key, value, item))
     return found
 

@@ -9,12 +9,35 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import ParamSpec, TypeVar
 
-from planner.errors import IllegalPositionError, NotationError, PlannerError, Problem
+from planner.common.i18n import ngettext, say
+from planner.errors import (
+    IllegalPlacementError,
+    IllegalPositionError,
+    IllegalStepError,
+    NotationError,
+    PlannerError,
+    Problem,
+)
 
 P = ParamSpec("P")
 T = TypeVar("T")
 
-__all__ = ["Problem", "Problems"]
+__all__ = ["Problem", "Problems", "error_text"]
+
+
+def error_text(error: BaseException) -> str:
+    """The error's message in the language spoken now: every problem of a position under a counted heading, a
+    numbered step or placement with its number. (The library's messages are translated where they are made;
+    :mod:`planner.errors` builds these frames in English, importing nothing of the planner.)"""
+    if isinstance(error, IllegalPositionError) and len(error.problems) > 1:
+        n = len(error.problems)
+        head = ngettext("{n} problem in position:", "{n} problems in position:", n).format(n=n)
+        return head + "\n" + "\n".join(f"- {p}" for p in error.problems)
+    if type(error) is IllegalStepError:  # an Expeditions action error says "action N:" itself
+        return say("step {n}: {reason}", n=error.index + 1, reason=error.reason)
+    if isinstance(error, IllegalPlacementError):
+        return say("placement {n}: {reason}", n=error.index + 1, reason=error.reason)
+    return str(error)
 
 
 class Problems:

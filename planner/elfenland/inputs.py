@@ -15,6 +15,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from planner.common.forms import path_exists, read_stdin
+from planner.common.i18n import say
 from planner.elfenland.position import Position
 from planner.elfenland.position_file import (
     Overrides,
@@ -39,7 +40,7 @@ def expand_sources(sources: Iterable[str]) -> list[str]:
         if source != "-" and not looks_like_notation(source) and _is_dir(source):
             files = sorted(str(p) for p in Path(source).glob("*.toml"))
             if not files:
-                raise IllegalPositionError([f"folder {source!r} holds no *.toml position files"])
+                raise IllegalPositionError([say("folder {source!r} holds no *.toml position files", source=source)])
             found += files
         else:
             found.append(source)
@@ -71,8 +72,8 @@ def read_position(source: str | None, overrides: Overrides | None = None, *, std
     flags = overrides or Overrides()
     if source is None:
         if flags.at is None:
-            raise IllegalPositionError(["no position given: name a position file or say where the boot stands "
-                                        "with --at"])
+            raise IllegalPositionError([say("no position given: name a position file or say where the boot "
+                                            "stands with --at")])
         return position_from_mapping({}, overrides=flags)
     if source == "-":
         return position_from_toml(read_stdin() if stdin is None else stdin, source="stdin", overrides=flags)
@@ -82,5 +83,5 @@ def read_position(source: str | None, overrides: Overrides | None = None, *, std
             return position.check()
         return position_from_mapping(position_to_mapping(position), overrides=flags)
     if not path_exists(source):
-        raise IllegalPositionError([f"no such position file {source!r}"])
+        raise IllegalPositionError([say("no such position file {source!r}", source=source)])
     return load_position(source, overrides=flags)

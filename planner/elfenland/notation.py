@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 
-from planner.common.names import Names, normalize
+from planner.common.i18n import N_, say
+from planner.common.names import Names, normalize, where_part
 from planner.elfenland.board import Board, Connection, Terrain, load_board
-from planner.elfenland.local_names import BOOK
+from planner.elfenland.local_names import BOOK, town_word, transport_word
 from planner.elfenland.rules import TRANSPORTS, Transport
 from planner.errors import AmbiguousNameError, NotationError
 
@@ -45,10 +47,25 @@ TRANSPORT_ALIASES: dict[Transport, tuple[str, ...]] = {
 }
 
 
+class _CardWords(Mapping[Transport, str]):
+    """Each card as a hint names it: in the language spoken now where that name is in Latin letters (``drak``),
+    else the English one, so a hint to a name typed in Latin letters stays in them (docs/languages.md)."""
+
+    def __getitem__(self, transport: Transport) -> str:
+        word = transport_word(transport)
+        return word if all(ord(ch) < 0x250 for ch in word) else transport.title
+
+    def __iter__(self) -> Iterator[Transport]:
+        return iter(Transport)
+
+    def __len__(self) -> int:
+        return len(Transport)
+
+
 @functools.cache
 def _transport_names() -> Names[Transport]:
     entries = {t: (t.letter, t.name, *TRANSPORT_ALIASES[t], *BOOK.aliases("transports", t.letter)) for t in Transport}
-    return Names("transport", entries, {t: t.title for t in Transport})
+    return Names("transport", entries, _CardWords())
 
 
 def parse_town(text: str, *, where: str = "") -> str:
@@ -94,8 +111,8 @@ def _shown(token: str, limit: int = 24) -> str:
 def _count(text: str, token: str, where: str) -> int:
     number = int(text)
     if not 1 <= number <= MAX_COUNT:
-        raise NotationError(f"count {number} in {_shown(token)} in {where} must be between 1 and {MAX_COUNT}",
-                            kind="bad-count", value=token)
+        raise NotationError(say("count {number} in {token} in {where} must be between 1 and {most}", number=number,
+                                token=_shown(token), where=where, most=MAX_COUNT), kind="bad-count", value=token)
     return number
 
 
@@ -129,16 +146,16 @@ def parse_cards_partial(text: str, *, where: str = "hand") -> tuple[dict[Transpo
         try:
             if _NUMBER.match(tok):
                 if pending is not None:
-                    raise NotationError(f"count {pending[1]!r} in {where} counts no card", kind="bad-count",
-                                        value=pending[1])
+                    raise NotationError(say("count {count!r} in {where} counts no card", count=pending[1],
+                                            where=where), kind="bad-count", value=pending[1])
                 pending = (_count(tok, tok, where), tok)
                 continue
             number, pending = (pending[0] if pending else 1), None
             repeat = _REPEAT.match(tok)
             if repeat:
                 if last is None:
-                    raise NotationError(f"count {_shown(tok)} in {where} follows no card", kind="bad-count",
-                                        value=tok)
+                    raise NotationError(say("count {token} in {where} follows no card", token=_shown(tok),
+                                            where=where), kind="bad-count", value=tok)
                 counts[last] += _count(repeat.group(1), tok, where) - 1
                 continue
             letter_count = _LETTER_COUNT.match(tok)
@@ -162,17 +179,18 @@ def parse_cards_partial(text: str, *, where: str = "hand") -> tuple[dict[Transpo
             except NotationError:
                 if len(tok) > 1 and tok.isalpha() and tok.isupper():  # letters, one of them wrong: "DDX"
                     bad = "".join(sorted(set(tok) - _CARD_LETTERS))
-                    hint = ("X is an obstacle, a counter, never a card" if bad == "X"
-                            else "card letters are P E C U T D R")
-                    raise NotationError(f"unknown card letter {bad!r} in {_shown(tok)} in {where}; {hint}",
+                    message = (N_("unknown card letter {bad!r} in {token} in {where}; X is an obstacle, a counter, "
+                                  "never a card") if bad == "X" else
+                               N_("unknown card letter {bad!r} in {token} in {where}; card letters are P E C U T D R"))
+                    raise NotationError(say(message, bad=bad, token=_shown(tok), where=where),
                                         kind="unknown-card", value=tok) from None
                 raise
             counts[last] += number
         except NotationError as error:
             problems.append(error)
     if pending is not None:
-        problems.append(NotationError(f"count {pending[1]} at the end of {where} counts no card", kind="bad-count",
-                                      value=pending[1]))
+        problems.append(NotationError(say("count {count} at the end of {where} counts no card", count=pending[1],
+                                          where=where), kind="bad-count", value=pending[1]))
     return counts, problems
 
 
@@ -204,36 +222,38 @@ def parse_connection(text: str, board: Board | None = None, *, where: str = "", 
         NotationError: unknown towns, no such connection (naming what does join them), or a bad terrain letter.
     """
     board = board or load_board()
-    where_part = f" in {where}" if where else ""
+    where_text = where_part(where)
     body, _, letter = text.strip().partition(":")
     ends = [part for part in re.split(r"\s*[-/]\s*|\s+", body.strip()) if part]
     if len(ends) != 2:
-        raise NotationError(f"connection {text!r}{where_part} must name two towns, like 'lap-riv' or 'LAP-RIV:f'",
-                            kind="bad-road", value=text)
+        raise NotationError(say("connection {text!r}{where} must name two towns, like 'lap-riv' or 'LAP-RIV:f'",
+                                text=text, where=where_text), kind="bad-road", value=text)
     a, b = (parse_town(end, where=where) for end in ends)
     if a == b:
-        raise NotationError(f"connection {text!r}{where_part} names {board.towns[a].name} twice: a connection "
-                            "joins two towns, like 'lap-riv'", kind="bad-road", value=text)
+        raise NotationError(say("connection {text!r}{where} names {town} twice: a connection joins two towns, like "
+                                "'lap-riv'", text=text, where=where_text, town=town_word(board, a)), kind="bad-road",
+                            value=text)
     links = board.between(a, b)
     if letter:
         try:
             terrain = Terrain(letter.strip().lower())
         except ValueError:
-            raise NotationError(f"bad terrain letter {letter!r} in connection {text!r}{where_part}; use p f d m r l",
-                                kind="bad-road", value=text) from None
+            raise NotationError(say("bad terrain letter {letter!r} in connection {text!r}{where}; use p f d m r l",
+                                    letter=letter, text=text, where=where_text), kind="bad-road", value=text) from None
         links = tuple(c for c in links if c.terrain is terrain)
     elif not water:
         links = tuple(c for c in links if c.is_road) or links
     if len(links) == 1:
         return links[0]
-    names = f"{board.towns[a].name} and {board.towns[b].name}"
     if not links:
         existing = ", ".join(c.id for c in board.between(a, b))
-        hint = f"; they are joined by {existing}" if existing else "; they are not neighbours"
-        raise NotationError(f"no such connection {text!r}{where_part} between {names}{hint}", kind="no-such-road",
-                            value=text)
-    options = ", ".join(c.id for c in links)
-    raise AmbiguousNameError(f"connection {text!r}{where_part} is ambiguous: {options}; add ':r' or ':l'",
+        message = (N_("no such connection {text!r}{where} between {a} and {b}; they are joined by {existing}")
+                   if existing else
+                   N_("no such connection {text!r}{where} between {a} and {b}; they are not neighbours"))
+        raise NotationError(say(message, text=text, where=where_text, a=town_word(board, a), b=town_word(board, b),
+                                existing=existing), kind="no-such-road", value=text)
+    raise AmbiguousNameError(say("connection {text!r}{where} is ambiguous: {options}; add ':r' or ':l'", text=text,
+                                 where=where_text, options=", ".join(c.id for c in links)),
                              kind="ambiguous-road", value=text)
 
 
@@ -245,7 +265,7 @@ def parse_counter(text: str, *, where: str = "") -> tuple[Transport | None, bool
     Raises:
         NotationError: an unknown transport or an unknown part after ``+``.
     """
-    where_part = f" in {where}" if where else ""
+    where_text = where_part(where)
     parts = [p.strip() for p in text.split("+")]
     transport: Transport | None = None
     obstacle = False
@@ -255,11 +275,12 @@ def parse_counter(text: str, *, where: str = "") -> tuple[Transport | None, bool
         elif transport is None:
             found = parse_transport(part, where=where)
             if found is Transport.RAFT:
-                raise NotationError(f"there are no raft counters ({text!r}{where_part})", kind="raft-counter",
-                                    value=text)
+                raise NotationError(say("there are no raft counters ({text!r}{where})", text=text, where=where_text),
+                                    kind="raft-counter", value=text)
             transport = found
         else:
-            raise NotationError(f"one road holds one counter: {text!r}{where_part}", kind="two-counters", value=text)
+            raise NotationError(say("one road holds one counter: {text!r}{where}", text=text, where=where_text),
+                                kind="two-counters", value=text)
     return transport, obstacle
 
 
@@ -303,16 +324,17 @@ def parse_route_tokens(text: str) -> list[StepToken]:
     for number, token in enumerate(tokens, 1):
         match = _STEP.match(token)
         if not match:
-            raise NotationError(f"route step {number} {token!r} must look like 'TOWN/CARDS', e.g. 'thr/E' or "
-                                "'jxa:r/R'", kind="bad-step", value=token)
-        where = f"route step {number}"
+            raise NotationError(say("route step {number} {token!r} must look like 'TOWN/CARDS', e.g. 'thr/E' or "
+                                    "'jxa:r/R'", number=number, token=token), kind="bad-step", value=token)
+        where = say("route step {number}", number=number)
         terrain = None
         if match["terrain"]:
             try:
                 terrain = Terrain(match["terrain"].lower())
             except ValueError:
-                raise NotationError(f"bad terrain letter {match['terrain']!r} in {where} {token!r}; use p f d m r l",
-                                    kind="bad-step", value=token) from None
+                raise NotationError(say("bad terrain letter {letter!r} in {where} {token!r}; use p f d m r l",
+                                        letter=match["terrain"], where=where, token=token), kind="bad-step",
+                                    value=token) from None
         found.append(StepToken(number, token, parse_town(match["to"], where=where), terrain,
                                parse_cards(match["cards"], where=where)))
     return found

@@ -11,8 +11,11 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
+from planner.common.i18n import N_, say
 from planner.elfenland.board import Crossing, load_board
+from planner.elfenland.counts import count
 from planner.elfenland.keep import keep_cards
+from planner.elfenland.local_names import terrain_word, town_word, transport_word
 from planner.elfenland.notation import parse_route_tokens
 from planner.elfenland.position import Hand, Position, Tile
 from planner.elfenland.rules import MOST_RAFTS, Transport, can_carry, counter_cost, raft_cost
@@ -86,42 +89,53 @@ def verify(position: Position, steps: tuple[Step, ...] | list[Step]) -> Outcome:
 
         connection = board.connections.get(step.connection)
         if step.frm != here:
-            raise fail(f"starts in {step.frm} but the boot is in {here}")
+            raise fail(say("starts in {start} but the boot is in {here}", start=step.frm, here=here))
         if step.to == here:
-            raise fail(already_there(board.towns[here].name))
+            raise fail(already_there(town_word(board, here)))
         if connection is None or not connection.touches(here) or connection.other(here) != step.to:
-            raise fail(f"{step.connection} does not join {here} and {step.to}")
+            raise fail(say("{road} does not join {here} and {to}", road=step.connection, here=here, to=step.to))
         cards = step.cards
         if connection.is_road:
             tile = tiles.get(connection.id)
             if tile is None or tile.transport is None:
-                raise fail(f"no counter on road {connection.id}: a road without a counter cannot be travelled")
+                raise fail(say("no counter on road {road}: a road without a counter cannot be travelled",
+                               road=connection.id))
             cost = counter_cost(tile.transport, connection.terrain, obstacle=tile.obstacle)
             if cost is None:  # only in a position that was never validated
-                raise fail(f"a {tile.transport.title} counter cannot travel {connection.id}, "
-                           f"a {connection.terrain} road")
+                raise fail(say("a {counter} counter cannot travel {road}, a {terrain} road",
+                               counter=transport_word(tile.transport), road=connection.id,
+                               terrain=terrain_word(connection.terrain)))
             if step.pay is Pay.RAFT:
-                raise fail(f"rafts travel only on water, {connection.id} is a road")
+                raise fail(say("rafts travel only on water, {road} is a road", road=connection.id))
             wanted = Hand.from_counts({tile.transport: cost})
             price = rules.caravan_cost(cost, obstacle=tile.obstacle)
             if cards != wanted if step.pay is Pay.COUNTER else len(cards) != price:
                 # Said only when it fails: a solver's every plan passes here, and the text costs more than the test.
-                raise fail(f"the {tile.transport.title}{' + obstacle' if tile.obstacle else ''} counter on "
-                           f"{connection.id} costs {wanted} (or any {price} cards as a caravan), not {cards}")
+                message = (N_("the {counter} + obstacle counter on {road} costs {wanted} (or any {price} cards as a "
+                              "caravan), not {cards}") if tile.obstacle else
+                           N_("the {counter} counter on {road} costs {wanted} (or any {price} cards as a caravan), "
+                              "not {cards}"))
+                raise fail(say(message, counter=transport_word(tile.transport), road=connection.id, wanted=wanted,
+                               price=price, cards=cards))
             if step.pay is Pay.CARAVAN and rules.strict and hand[tile.transport] >= cost:
-                raise fail(f"strict caravan rule: the hand can pay the {tile.transport.title} counter on "
-                           f"{connection.id} ({cost} card{'s' if cost > 1 else ''}), so no caravan")
+                raise fail(say("strict caravan rule: the hand can pay the {counter} counter on {road} ({cost}), so "
+                               "no caravan", counter=transport_word(tile.transport), road=connection.id,
+                               cost=count(cost, "card")))
         else:
             if step.pay is not Pay.RAFT:
-                raise fail(f"{connection.id} is a {connection.kind}: water carries no counters and no caravans")
+                message = N_("{road} is a lake: water carries no counters and no caravans") if \
+                    connection.kind == "lake" else N_("{road} is a river: water carries no counters and no caravans")
+                raise fail(say(message, road=connection.id))
             price = raft_cost(connection, here)
             wanted = Hand.from_counts({Transport.RAFT: price})
             if cards != wanted:
                 way = connection.way(here)
-                crossing = "lake crossing" if way is Crossing.LAKE else str(way)
-                raise fail(f"{crossing} on {connection.id} costs {wanted}, not {cards}")
+                message = (N_("lake crossing on {road} costs {wanted}, not {cards}") if way is Crossing.LAKE else
+                           N_("upstream on {road} costs {wanted}, not {cards}") if way is Crossing.UPSTREAM else
+                           N_("downstream on {road} costs {wanted}, not {cards}"))
+                raise fail(say(message, road=connection.id, wanted=wanted, cards=cards))
         if not hand.contains(cards):
-            raise fail(f"not enough cards: it pays {cards} but the hand holds {hand}")
+            raise fail(say("not enough cards: it pays {cards} but the hand holds {hand}", cards=cards, hand=hand))
         hand = hand.without(cards)
         here = step.to
         if here not in collected and board.towns[here].has_marker:
@@ -132,7 +146,7 @@ def verify(position: Position, steps: tuple[Step, ...] | list[Step]) -> Outcome:
 
 def already_there(town: str) -> str:
     """Why a step to the town the boot stands in is refused (by the verifier and the route parser alike)."""
-    return f"you are already in {town}: a step goes to a neighbouring town"
+    return say("you are already in {town}: a step goes to a neighbouring town", town=town)
 
 
 def place(position: Position, placements: tuple[Tile, ...] | list[Tile]) -> Position:
@@ -151,16 +165,19 @@ def place(position: Position, placements: tuple[Tile, ...] | list[Tile]) -> Posi
 
         connection = board.connections.get(tile.road)
         if connection is None or not connection.is_road:
-            raise fail(f"{tile.road} is no road: counters go on roads only")
+            raise fail(say("{road} is no road: counters go on roads only", road=tile.road))
         if tile.transport is None or tile.obstacle:
-            raise fail(f"only transport counters are placed with a plan, not an obstacle ({tile})")
+            raise fail(say("only transport counters are placed with a plan, not an obstacle ({tile})", tile=tile))
         if tile.road in tiles:
-            raise fail(f"road {tile.road} already holds a counter ({tiles[tile.road]})")
+            raise fail(say("road {road} already holds a counter ({tile})", road=tile.road, tile=tiles[tile.road]))
         if not can_carry(tile.transport, connection.terrain):
-            raise fail(f"a {tile.transport.title} counter cannot go on {tile.road}, a {connection.terrain} road")
+            raise fail(say("a {counter} counter cannot go on {road}, a {terrain} road",
+                           counter=transport_word(tile.transport), road=tile.road,
+                           terrain=terrain_word(connection.terrain)))
         single = Hand.of([tile.transport])
         if not supply.contains(single):
-            raise fail(f"no {tile.transport.title} counter left in the supply ({supply})")
+            raise fail(say("no {counter} counter left in the supply ({supply})", counter=transport_word(tile.transport),
+                           supply=supply))
         supply = supply.without(single)
         tiles[tile.road] = tile
     return position.replace(tiles=tuple(tiles.values()), supply=supply)
@@ -248,15 +265,16 @@ def parse_route(position: Position, text: str) -> tuple[Step, ...]:
         to = token.to
         cards = Hand.from_counts(token.cards)
         if to == here:
-            raise NotationError(f"route step {token.number} {token.text!r}: {already_there(board.towns[here].name)}",
-                                kind="same-town", value=token.text)
+            raise NotationError(say("route step {number} {token!r}: {reason}", number=token.number, token=token.text,
+                                    reason=already_there(town_word(board, here))), kind="same-town", value=token.text)
         links = board.between(here, to)
         if token.terrain is not None:
             links = tuple(c for c in links if c.terrain is token.terrain)
         if not links:
-            raise NotationError(f"route step {token.number} {token.text!r}: {board.towns[here].name} and "
-                                f"{board.towns[to].name} are not joined{' that way' if token.terrain else ''}",
-                                kind="not-neighbours", value=token.text)
+            message = (N_("route step {number} {token!r}: {a} and {b} are not joined that way") if token.terrain
+                       else N_("route step {number} {token!r}: {a} and {b} are not joined"))
+            raise NotationError(say(message, number=token.number, token=token.text, a=town_word(board, here),
+                                    b=town_word(board, to)), kind="not-neighbours", value=token.text)
         only_rafts = len(cards) == cards[Transport.RAFT] and len(cards) <= MOST_RAFTS
         connection = next((c for c in links if c.is_road != only_rafts), links[0])
         if connection.is_road:

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 from urllib.parse import quote, unquote
 
-from planner.common.i18n import N_, format_list, say
+from planner.common.i18n import N_, format_list, gettext, say
 from planner.common.names import Names, key_values
 from planner.common.problems import Problem, Problems
 from planner.elfenland.board import Board, load_board
@@ -437,10 +437,9 @@ class Position:
         if parts and "=" in parts[-1]:
             extras = _parse_extras(parts.pop())
         if not 4 <= len(parts) <= 6:
-            raise NotationError(
-                f"position {_cut(text)!r} needs 4 to 6 fields and perhaps rule options: "
-                "<placements> <town> <hand> <visited> [<round> [<home>]] [<rules>]", kind="bad-position",
-                value=text)
+            raise NotationError(say(
+                "position {text!r} needs 4 to 6 fields and perhaps rule options: <placements> <town> <hand> "
+                "<visited> [<round> [<home>]] [<rules>]", text=_cut(text)), kind="bad-position", value=text)
         return cls(
             at=parse_town(parts[1], where="position"),
             hand=Hand.from_str(parts[2]),
@@ -467,7 +466,7 @@ def _parse_extras(text: str) -> dict[str, Any]:
     found: dict[str, Any] = {}
     opponents: list[Opponent] = []
     for key, value, item in key_values(text, example="'caravan=scaled' or 'supply=DP'"):
-        name = keys.find(key, where="the extras field")
+        name = keys.find(key, where=gettext("the extras field"))
         if name in RULE_OPTIONS:
             rule_items.append(f"{name}={value}")
         elif name in ("supply", "display", "seen"):
@@ -484,18 +483,18 @@ def _parse_extras(text: str) -> dict[str, Any]:
 def _switch(text: str, item: str) -> bool:
     value = _SWITCH.get(text.strip().lower())
     if value is None:
-        raise NotationError(f"{item!r} must say true or false", kind="bad-item", value=item)
+        raise NotationError(say("{item!r} must say true or false", item=item), kind="bad-item", value=item)
     return value
 
 
 def _parse_opponent(text: str, item: str) -> Opponent:
     fields = text.split(":")
     if not 1 <= len(fields) <= 7 or not fields[0]:
-        raise NotationError(f"opponent {item!r} must look like 'opponent=Anna:VIR:JXA+LAP:CC:1:true:9'",
-                            kind="bad-item", value=item)
+        raise NotationError(say("opponent {item!r} must look like 'opponent=Anna:VIR:JXA+LAP:CC:1:true:9'",
+                                item=item), kind="bad-item", value=item)
     fields += list(_OPPONENT_DEFAULTS[len(fields):])
     name, at, visited, counters, secret, obstacle, points = fields
-    where = f"opponent {unquote(name)!r}"
+    where = say("opponent {name!r}", name=unquote(name))
     return Opponent(name=unquote(name), at=parse_town(at, where=where),
                     visited=frozenset() if visited == "-" else frozenset(
                         parse_town(town, where=where) for town in visited.split("+") if town),
@@ -509,7 +508,8 @@ def _cut(text: str, limit: int = 80) -> str:
 
 def _round(text: str) -> int:
     if not text.isascii() or not text.isdigit() or len(text) > 2:
-        raise NotationError(f"round {_cut(text)!r} is not a round number like 1 or 4", kind="bad-round", value=text)
+        raise NotationError(say("round {text!r} is not a round number like 1 or 4", text=_cut(text)), kind="bad-round",
+                            value=text)
     return int(text)
 
 
@@ -521,7 +521,8 @@ def _parse_placements(text: str) -> tuple[Tile, ...]:
     for item in (part for part in text.split(",") if part):
         counter, at_sign, road = item.partition("@")
         if not at_sign:
-            raise NotationError(f"placement {item!r} must look like 'D@LAP-RIV:f'", kind="bad-placement", value=item)
+            raise NotationError(say("placement {item!r} must look like 'D@LAP-RIV:f'", item=item),
+                                kind="bad-placement", value=item)
         transport, obstacle = parse_counter(counter, where="placements")
         road_id = parse_connection(road, where="placements").id
         same = next((i for i, t in enumerate(merged)

@@ -46,6 +46,7 @@ from dataclasses import dataclass, fields
 from typing import Any
 
 from planner.common.forms import Form, load_toml, read_path
+from planner.common.i18n import N_, say
 from planner.common.names import normalize
 from planner.common.problems import Problem, Problems
 from planner.elfenland.board import CAPITAL
@@ -112,7 +113,7 @@ def position_from_mapping(data: Mapping[str, Any], *, source: str | None = None,
     if flags.at is not None:
         at = flag_problems.attempt("--at", parse_town, flags.at, where="--at")
     else:
-        at_text = form.text("at", required='where the boot stands, e.g. at = "Elvenhold", or --at')
+        at_text = form.text("at", required=N_('where the boot stands, e.g. at = "Elvenhold", or --at'))
         at = file_problems.attempt("at", parse_town, at_text, where="at") if at_text is not None else None
 
     if flags.hand is not None:
@@ -122,7 +123,7 @@ def position_from_mapping(data: Mapping[str, Any], *, source: str | None = None,
         if isinstance(raw_hand, str):
             raw_hand = [raw_hand]
         if not isinstance(raw_hand, list) or not all(isinstance(c, str) for c in raw_hand):
-            form.wrong("hand", "a list of card names or a string like 'DDCRR'", raw_hand)
+            form.wrong("hand", N_("a list of card names or a string like 'DDCRR'"), raw_hand)
             raw_hand = []
         hand = _hand(raw_hand, file_problems, "hand")
 
@@ -160,7 +161,7 @@ def position_from_mapping(data: Mapping[str, Any], *, source: str | None = None,
                 flag_problems.attempt("--tile", _apply_tile, tiles, item)
 
     expect = None
-    raw_expect = form.table("expect", keys=tuple(f.name for f in fields(Expect)), what="[expect] key")
+    raw_expect = form.table("expect", keys=tuple(f.name for f in fields(Expect)), what=N_("[expect] key"))
     if raw_expect is not None:
         def number(key: str) -> int | None:
             return raw_expect.integer(key, low=-99, high=999)
@@ -215,14 +216,15 @@ def _counters(form: Form, key: str, problems: Problems) -> Hand:
         return Hand()
     items = [raw] if isinstance(raw, str) else raw
     if not isinstance(items, list) or not all(isinstance(item, str) for item in items):
-        form.wrong(key, "a list of counter names or a string like 'DP'", raw)
+        form.wrong(key, N_("a list of counter names or a string like 'DP'"), raw)
         return Hand()
     kept = []
     for item in items:
         words = item.replace(",", " ").split()
         if any(normalize(word) in ("x", "obstacle", "obstacles") for word in words):
-            problems.add("obstacle-in-supply", form.name(key), item, f"{form.name(key)} lists an obstacle; it is no "
-                         "transport counter: `obstacle = true` says that you still hold yours")
+            problems.add("obstacle-in-supply", form.name(key), item, say(
+                "{field} lists an obstacle; it is no transport counter: `obstacle = true` says that you still hold "
+                "yours", field=form.name(key)))
             words = [w for w in words if normalize(w) not in ("x", "obstacle", "obstacles")]
         kept.append(" ".join(words))
     return _hand(kept, problems, form.name(key))
@@ -235,7 +237,8 @@ def _flag_counters(text: str, problems: Problems, flag: str) -> Hand:
 
 
 def _opponent(form: Form, problems: Problems, index: int) -> Opponent:
-    name = form.text("name", required="how the opponent is called, e.g. name = \"Anna\"") or f"opponent {index}"
+    name = form.text("name", required=N_("how the opponent is called, e.g. name = \"Anna\"")) or \
+        say("opponent {index}", index=index)
     at_text = form.text("at")
     at = problems.attempt(form.name("at"), parse_town, at_text, where=form.name("at")) if at_text else None
     visited = _towns(form.strings("visited") or [], problems, form.name("visited"))
@@ -267,17 +270,19 @@ def _typed_rules(options: Mapping[str, Any], problems: Problems) -> dict[str, An
 def _file_tiles(raw: Mapping[str, Any], problems: Problems) -> dict[str, Tile]:
     tiles: dict[str, Tile] = {}
     for road_text, value in raw.items():
-        where = f"[tiles] key {road_text!r}"
+        where = say("[tiles] key {road!r}", road=road_text)
         connection = problems.attempt("tiles", parse_connection, road_text, where="[tiles]")
         if not isinstance(value, str):
-            problems.add("bad-type", "tiles", road_text, f"{where}: counter must be a string like 'dragon' or "
-                         f"'unicorn+obstacle', got {value!r}")
+            problems.add("bad-type", "tiles", road_text, say(
+                "{where}: counter must be a string like 'dragon' or 'unicorn+obstacle', got {value!r}", where=where,
+                value=value))
             continue
         counter = problems.attempt("tiles", parse_counter, value, where=where)
         if connection is not None and counter is not None:
             if connection.id in tiles:
-                problems.add("two-counters", "tiles", connection.id, f"{where} names road {connection.id} again; "
-                             "a road holds one counter (and perhaps an obstacle)")
+                problems.add("two-counters", "tiles", connection.id, say(
+                    "{where} names road {road} again; a road holds one counter (and perhaps an obstacle)",
+                    where=where, road=connection.id))
             tiles[connection.id] = Tile(connection.id, *counter)
     return tiles
 
@@ -285,8 +290,8 @@ def _file_tiles(raw: Mapping[str, Any], problems: Problems) -> dict[str, Tile]:
 def _apply_tile(tiles: dict[str, Tile], item: str) -> None:
     road_text, sep, counter_text = item.replace("=", " ").rpartition(" ")
     if not sep or not road_text.strip():
-        raise NotationError(f"--tile {item!r} must be 'ROAD COUNTER', e.g. 'lap-riv D' or 'elv-erg U+X'",
-                            kind="bad-tile", value=item)
+        raise NotationError(say("--tile {item!r} must be 'ROAD COUNTER', e.g. 'lap-riv D' or 'elv-erg U+X'",
+                                item=item), kind="bad-tile", value=item)
     road = parse_connection(road_text, where="--tile")
     if counter_text.strip() == "-":
         tiles.pop(road.id, None)

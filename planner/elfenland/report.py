@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from planner.common.problems import Problem
+from planner.common.problems import Problem, error_text
 from planner.elfenland import sentences
 from planner.elfenland.board import Board
 from planner.elfenland.explain import step_records
@@ -73,7 +73,7 @@ def solution_dict(position: Position, solution: Solution, *, source: str | None 
 def error_dict(error: Exception, *, source: str | None = None) -> dict[str, Any]:
     """The JSON line of a position that failed: ``{"schema", "source", "error"}`` (plus ``problems`` when the
     error lists them)."""
-    document: dict[str, Any] = {"schema": SCHEMA, "source": source, "error": str(error)}
+    document: dict[str, Any] = {"schema": SCHEMA, "source": source, "error": error_text(error)}
     problems: list[Problem] | None = getattr(error, "problems", None)
     if problems:
         document["problems"] = [p.as_dict() for p in problems]

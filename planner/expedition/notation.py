@@ -24,7 +24,8 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from planner.common.names import Names, normalize
+from planner.common.i18n import say
+from planner.common.names import Names, normalize, where_part
 from planner.errors import NotationError
 from planner.expedition.board import BEARINGS, START, Board, SpotKind, load_board
 from planner.expedition.local_names import spot_aliases
@@ -77,18 +78,19 @@ def relative_spot(kind: SpotKind, bearing: str | None, after: str, *, board: Boa
         NotationError: no such neighbour, or several fit (the message lists the candidates with their keys).
     """
     board = board or load_board()
-    where_part = f" in {where}" if where else ""
+    where_text = where_part(where)
     candidates = [n for n in board.neighbours(after) if board.kind(n) is kind]
     listing = ", ".join(f"{n} ({board.sector(after, n)})" for n in candidates)
     typed = f"{kind} {bearing}" if bearing else str(kind)
     if not candidates:
-        raise NotationError(f"no {kind} spot next to {after}{where_part} ({typed!r})", kind="no-such-spot",
-                            value=typed)
+        raise NotationError(say("no {kind} spot next to {after}{where} ({typed!r})", kind=kind, after=after,
+                                where=where_text, typed=typed), kind="no-such-spot", value=typed)
     if bearing is None:
         if len(candidates) == 1:
             return candidates[0]
-        raise NotationError(f"{typed!r} after {after}{where_part} is ambiguous: {listing}; add a bearing such as "
-                            f"'{kind} {board.sector(after, candidates[0])}' or write the key",
+        raise NotationError(say("{typed!r} after {after}{where} is ambiguous: {listing}; add a bearing such as "
+                                "'{kind} {bearing}' or write the key", typed=typed, after=after, where=where_text,
+                                listing=listing, kind=kind, bearing=board.sector(after, candidates[0])),
                             kind="ambiguous-spot", value=typed)
     in_sector = [n for n in candidates if board.sector(after, n) == bearing]
     if len(in_sector) == 1:
@@ -98,8 +100,9 @@ def relative_spot(kind: SpotKind, bearing: str | None, after: str, *, board: Boa
     gaps = [_angle_gap(board.bearing(after, n), aim) for n in ranked]
     if gaps[0] <= NEAREST_WITHIN and (len(gaps) == 1 or gaps[1] - gaps[0] >= CLEARER_BY):
         return ranked[0]
-    raise NotationError(f"no {kind} spot lies {bearing} of {after}{where_part}; its {kind} neighbours are "
-                        f"{listing}", kind="no-such-spot", value=typed)
+    raise NotationError(say("no {kind} spot lies {bearing} of {after}{where}; its {kind} neighbours are {listing}",
+                            kind=kind, bearing=bearing, after=after, where=where_text, listing=listing),
+                        kind="no-such-spot", value=typed)
 
 
 def _bearing(text: str, typed: str, where: str) -> str | None:
@@ -107,9 +110,9 @@ def _bearing(text: str, typed: str, where: str) -> str | None:
         return None
     word = _BEARING_WORDS.get(normalize(text))
     if word is None:
-        where_part = f" in {where}" if where else ""
-        raise NotationError(f"unknown bearing {text.strip()!r} in {typed.strip()!r}{where_part}; bearings are "
-                            f"{', '.join(BEARINGS)}", kind="bad-bearing", value=typed.strip())
+        raise NotationError(say("unknown bearing {text!r} in {typed!r}{where}; bearings are {bearings}",
+                                text=text.strip(), typed=typed.strip(), where=where_part(where),
+                                bearings=", ".join(BEARINGS)), kind="bad-bearing", value=typed.strip())
     return word
 
 
@@ -123,9 +126,9 @@ def parse_spot(text: str, *, after: str | None = None, where: str = "") -> str:
     if match and ":" not in text:
         kind = SpotKind(match.group(1).lower())
         if after is None:
-            where_part = f" in {where}" if where else ""
-            raise NotationError(f"relative name {text.strip()!r}{where_part} needs a previous spot; write the key "
-                                f"(e.g. '{kind}:...') where a leg starts", kind="relative-first", value=text.strip())
+            raise NotationError(say("relative name {text!r}{where} needs a previous spot; write the key (e.g. "
+                                    "'{kind}:...') where a leg starts", text=text.strip(), where=where_part(where),
+                                    kind=kind), kind="relative-first", value=text.strip())
         return relative_spot(kind, _bearing(match.group(2), text, where), after, where=where)
     return _spot_names().find(text, where=where)
 
@@ -142,9 +145,9 @@ def parse_location(text: str, *, where: str = "") -> str:
     key = parse_spot(text, where=where)
     kind = load_board().kind(key)
     if kind is not SpotKind.GREEN:
-        where_part = f" in {where}" if where else ""
-        raise NotationError(f"{text!r}{where_part} is not a green location: it is the {kind} spot {key!r}, and only "
-                            "greens have cards and tokens", kind="not-green", value=text)
+        raise NotationError(say("{text!r}{where} is not a green location: it is the {kind} spot {key!r}, and only "
+                                "greens have cards and tokens", text=text, where=where_part(where), kind=kind, key=key),
+                            kind="not-green", value=text)
     return key
 
 
@@ -263,15 +266,15 @@ def parse_action(text: str, *, origin: Callable[[Colour], str | None], where: st
         NotationError: unknown words or spots, or an arrow whose start is needed and not named.
     """
     body = text.strip()
-    where = where or f"action {body!r}"
+    where = where or say("action {text!r}", text=body)
     head, _, rest = body.partition(" ")
     ticket = head.casefold() in ("t", "+") or _word(head) == "ticket"
     if ticket:
         body = rest.strip().lstrip(":").strip()
         head, _, rest = body.partition(" ")
     if not body:
-        raise NotationError(f"empty action {text.strip()!r}: write e.g. 'yellow Gizeh>Aksum' or 'ticket remove red'",
-                            kind="bad-action", value=text.strip())
+        raise NotationError(say("empty action {text!r}: write e.g. 'yellow Gizeh>Aksum' or 'ticket remove red'",
+                                text=text.strip()), kind="bad-action", value=text.strip())
     word = _word(head)
     if word == "remove":
         colour = parse_colour(rest, where=where)
@@ -279,15 +282,15 @@ def parse_action(text: str, *, origin: Callable[[Colour], str | None], where: st
     if word == "exchange":
         parts = re.split(r"\s+for\s+", f" {rest.strip()} ", maxsplit=1, flags=re.IGNORECASE)
         if not parts[0].strip():
-            raise NotationError(f"{where}: say which card to exchange, e.g. 'ticket exchange Kush for Perth'",
-                                kind="bad-action", value=text.strip())
+            raise NotationError(say("{where}: say which card to exchange, e.g. 'ticket exchange Kush for Perth'",
+                                    where=where), kind="bad-action", value=text.strip())
         card = parse_location(parts[0], where=where)
         keep = parse_location(parts[1], where=where) if len(parts) > 1 else None
         return Action.exchange(card, keep)
     colour = parse_colour(head, where=where)
     if not rest.strip():
-        raise NotationError(f"{where}: say where the {colour} arrow goes, e.g. '{colour} Gizeh>Aksum'",
-                            kind="bad-action", value=text.strip())
+        raise NotationError(say("{where}: say where the {colour} arrow goes, e.g. '{colour} Gizeh>Aksum'",
+                                where=where, colour=colour), kind="bad-action", value=text.strip())
     frm_text, arrow_sign, to_text = rest.rpartition(">")
     if not arrow_sign:
         frm_text, to_text = "", rest
@@ -297,7 +300,8 @@ def parse_action(text: str, *, origin: Callable[[Colour], str | None], where: st
     else:
         frm = origin(colour)
         if frm is None:
-            raise NotationError(f"{where}: {colour} has no free head; say where the arrow leaves from, e.g. "
-                                f"'{colour} {START}>...'", kind="needs-origin", value=text.strip())
+            raise NotationError(say("{where}: {colour} has no free head; say where the arrow leaves from, e.g. "
+                                    "'{colour} {start}>...'", where=where, colour=colour, start=START),
+                                kind="needs-origin", value=text.strip())
     to = parse_spot(to_text, after=frm, where=where)
     return Action.arrow(colour, frm, to, ticket=ticket)

@@ -23,6 +23,7 @@ import enum
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from planner.common.i18n import format_list, gettext, say
 from planner.common.problems import Problem, Problems
 from planner.errors import IllegalPositionError, NotationError
 from planner.expedition.board import NEAR_START, START, Board, load_board
@@ -148,43 +149,51 @@ class Expedition:
         """What breaks rule 7 of the validation: links, reuse, new spots inside legs, restarts, the arrow count."""
         board = board or load_board()
         field_name = where or f"expedition.{self.colour}.path"
+        colour = gettext(str(self.colour))  # the colour as render.COLOUR_WORDS marks it
         found = Problems()
         visited = {START}
         used: set[frozenset[str]] = set()
         for number, leg in enumerate(self.legs):
-            label = f"leg {number + 1}" if len(self.legs) > 1 else "the path"
+            label = say("leg {n}", n=number + 1) if len(self.legs) > 1 else gettext("the path")
             if not leg:
-                found.add("empty-leg", field_name, "[]", f"{self.colour}: {label} is empty; a leg lists its spots "
-                          "from the one it leaves (write path = [] when not started)")
+                found.add("empty-leg", field_name, "[]", say(
+                    "{colour}: {label} is empty; a leg lists its spots from the one it leaves (write path = [] when "
+                    "not started)", colour=colour, label=label))
                 continue
             if number == 0 and leg[0] != START:
-                found.add("path-start", field_name, leg[0], f"{self.colour}: {label} must start at 'start', not "
-                          f"{leg[0]!r}")
+                found.add("path-start", field_name, leg[0], say(
+                    "{colour}: {label} must start at 'start', not {spot!r}", colour=colour, label=label, spot=leg[0]))
             if number and leg[0] not in visited:
-                found.add("restart-unvisited", field_name, leg[0], f"{self.colour}: {label} restarts at {leg[0]!r}, "
-                          f"which {self.colour} has not visited")
+                found.add("restart-unvisited", field_name, leg[0], say(
+                    "{colour}: {label} restarts at {spot!r}, which {colour} has not visited", colour=colour,
+                    label=label, spot=leg[0]))
             if len(leg) < 2:
-                found.add("empty-leg", field_name, leg[0], f"{self.colour}: {label} has no arrow")
+                found.add("empty-leg", field_name, leg[0], say("{colour}: {label} has no arrow", colour=colour,
+                                                                 label=label))
             for i in range(len(leg) - 1):
                 frm, to = leg[i], leg[i + 1]
                 pair = frozenset((frm, to))
                 if board.link(frm, to) is None:
-                    found.add("not-linked", field_name, f"{frm}>{to}", f"{self.colour}: no link from {frm} to {to}")
+                    found.add("not-linked", field_name, f"{frm}>{to}", say(
+                        "{colour}: no link from {frm} to {to}", colour=colour, frm=frm, to=to))
                 elif pair in used:
-                    found.add("link-reused", field_name, f"{frm}>{to}", f"{self.colour}: the link {frm}–{to} "
-                              f"carries a {self.colour} arrow already; a colour never uses a link twice")
+                    found.add("link-reused", field_name, f"{frm}>{to}", say(
+                        "{colour}: the link {frm}–{to} carries a {colour} arrow already; a colour never uses a link "
+                        "twice", colour=colour, frm=frm, to=to))
                 last_of_leg = i == len(leg) - 2
                 if to in visited and not last_of_leg:
-                    found.add("loop-inside-leg", field_name, to, f"{self.colour}: the arrow {frm}>{to} closes a loop "
-                              f"({to} was visited) but {label} goes on; start a new leg after a loop")
+                    found.add("loop-inside-leg", field_name, to, say(
+                        "{colour}: the arrow {frm}>{to} closes a loop ({to} was visited) but {label} goes on; start a "
+                        "new leg after a loop", colour=colour, frm=frm, to=to, label=label))
                 if last_of_leg and number < len(self.legs) - 1 and to not in visited:
-                    found.add("leg-not-looped", field_name, to, f"{self.colour}: {label} ends at {to}, a new spot, "
-                              "yet another leg follows; a leg ends only where a loop closes")
+                    found.add("leg-not-looped", field_name, to, say(
+                        "{colour}: {label} ends at {to}, a new spot, yet another leg follows; a leg ends only where a "
+                        "loop closes", colour=colour, label=label, to=to))
                 used.add(pair)
                 visited.add(to)
         if len(self.arrows) > ARROWS:
-            found.add("too-many-arrows", field_name, len(self.arrows), f"{self.colour} has {len(self.arrows)} "
-                      f"arrows; a colour has only {ARROWS}")
+            found.add("too-many-arrows", field_name, len(self.arrows), say(
+                "{colour} has {n} arrows; a colour has only {most}", colour=colour, n=len(self.arrows), most=ARROWS))
         return found.found
 
 
@@ -328,83 +337,95 @@ class Position:
 
     def _player_problems(self, found: Problems) -> None:
         if not PLAYERS[0] <= len(self.players) <= PLAYERS[1]:
-            found.add("player-count", "players", len(self.players), f"{len(self.players)} players; the game takes "
-                      f"{PLAYERS[0]} to {PLAYERS[1]}")
+            found.add("player-count", "players", len(self.players), say(
+                "{n} players; the game takes {low} to {high}", n=len(self.players), low=PLAYERS[0], high=PLAYERS[1]))
         for name in {n for n in self.players if self.players.count(n) > 1}:
-            found.add("player-twice", "players", name, f"player {name!r} is listed twice in players")
+            found.add("player-twice", "players", name, say("player {name!r} is listed twice in players",
+                                                                    name=name))
         for name in self.players:
             bad = sorted({ch for ch in name if ch in NAME_FORBIDDEN})
             if bad or not name.strip() or name != name.strip():
-                found.add("player-name", "players", name, f"player name {name!r} may not be empty, start or end "
-                          f"with a space, or hold any of {' '.join(NAME_FORBIDDEN)}")
+                found.add("player-name", "players", name, say(
+                    "player name {name!r} may not be empty, start or end with a space, or hold any of {signs}",
+                    name=name, signs=" ".join(NAME_FORBIDDEN)))
         if self.me not in self.players:
-            found.add("me-not-player", "me", self.me, f"me = {self.me!r} is not one of the players "
-                      f"({', '.join(self.players)})")
+            found.add("me-not-player", "me", self.me, say(
+                "me = {me!r} is not one of the players ({players})", me=self.me, players=", ".join(self.players)))
         names = [s.name for s in self.seats]
         for name in self.players:
             if name not in names:
-                found.add("missing-player", f"player.{name}", name, f"missing table [player.{name}]")
+                found.add("missing-player", f"player.{name}", name, say("missing table [player.{name}]",
+                                                                                   name=name))
         for seat in self.seats:
             if seat.name not in self.players:
-                found.add("unknown-player", f"player.{seat.name}", seat.name, f"[player.{seat.name}] is not one of "
-                          f"the players ({', '.join(self.players)})")
+                found.add("unknown-player", f"player.{seat.name}", seat.name, say(
+                    "[player.{name}] is not one of the players ({players})", name=seat.name,
+                    players=", ".join(self.players)))
 
     def _card_problems(self, found: Problems, board: Board) -> None:
         places: dict[str, list[str]] = {}
         for card in self.hand:
-            places.setdefault(card, []).append(f"{self.me}'s hand")
+            places.setdefault(card, []).append(say("{name}'s hand", name=self.me))
         for card in self.common:
-            places.setdefault(card, []).append("common")
+            places.setdefault(card, []).append(gettext("the common objectives"))
         for seat in self.seats:
             for card in seat.scored:
-                places.setdefault(card, []).append(f"{seat.name}'s scored cards")
+                places.setdefault(card, []).append(say("{name}'s scored cards", name=seat.name))
         for card, where in places.items():
             if len(where) > 1:
-                found.add("card-twice", "cards", card, f"card {card!r} appears more than once: in "
-                          f"{' and '.join(where)}; there is one card per location")
+                found.add("card-twice", "cards", card, say(
+                    "card {card!r} appears more than once: in {places}; there is one card per location", card=card,
+                    places=format_list(where)))
         hand = set(self.hand)
         owner: dict[str, str] = {}
         for seat in self.seats:
             field_name = f"player.{seat.name}.tokens"
             if len(seat.tokens) > TOKENS:
-                found.add("too-many-tokens", field_name, len(seat.tokens), f"{seat.name} has {len(seat.tokens)} "
-                          f"tokens on the map; a player has only {TOKENS}")
+                found.add("too-many-tokens", field_name, len(seat.tokens), say(
+                    "{name} has {n} tokens on the map; a player has only {most}", name=seat.name, n=len(seat.tokens),
+                    most=TOKENS))
             for token in seat.tokens:
                 if token in owner:
-                    found.add("token-twice", field_name, token, f"{token} holds tokens of {owner[token]} and "
-                              f"{seat.name}; one token per location")
+                    found.add("token-twice", field_name, token, say(
+                        "{spot} holds tokens of {first} and {second}; one token per location", spot=token,
+                        first=owner[token], second=seat.name))
                 owner.setdefault(token, seat.name)
                 if token in board.near_start:
-                    found.add("token-near-start", field_name, token, f"{seat.name}'s token on {token}: no token "
-                              f"within {NEAR_START} links of the start")
+                    found.add("token-near-start", field_name, token, say(
+                        "{name}'s token on {spot}: no token within {n} links of the start", name=seat.name, spot=token,
+                        n=NEAR_START))
                 if seat.name != self.me and token in hand:
-                    found.add("token-on-my-card", field_name, token, f"{seat.name}'s token lies on {token}, whose "
-                              f"card is in {self.me}'s hand; a token marks a card of its owner")
+                    found.add("token-on-my-card", field_name, token, say(
+                        "{name}'s token lies on {spot}, whose card is in {me}'s hand; a token marks a card of its "
+                        "owner", name=seat.name, spot=token, me=self.me))
 
     def _count_problems(self, found: Problems) -> None:
         dealt_now = self.dealt
         for seat in self.seats:
             field_name = f"player.{seat.name}.{'hand' if seat.hand is not None else 'hand_size'}"
             if seat.hand_size > dealt_now:
-                found.add("hand-too-big", field_name, seat.hand_size, f"{seat.name} holds {seat.hand_size} cards; "
-                          f"with {len(self.players)} players each is dealt {dealt_now}")
+                found.add("hand-too-big", field_name, seat.hand_size, say(
+                    "{name} holds {n} cards; with {players} players each is dealt {dealt}", name=seat.name,
+                    n=seat.hand_size, players=len(self.players), dealt=dealt_now))
             if seat.hand_size + len(seat.scored) < dealt_now:
-                found.add("cards-missing", field_name, seat.hand_size, f"{seat.name} has {seat.hand_size} cards in "
-                          f"hand and {len(seat.scored)} scored: fewer than the {dealt_now} dealt (cards leave the "
-                          "hand only when scored)")
+                found.add("cards-missing", field_name, seat.hand_size, say(
+                    "{name} has {n} cards in hand and {scored} scored: fewer than the {dealt} dealt (cards leave the "
+                    "hand only when scored)", name=seat.name, n=seat.hand_size, scored=len(seat.scored),
+                    dealt=dealt_now))
             if seat.tickets < 0:
-                found.add("bad-tickets", f"player.{seat.name}.tickets", seat.tickets, f"{seat.name} has "
-                          f"{seat.tickets} tickets")
+                found.add("bad-tickets", f"player.{seat.name}.tickets", seat.tickets, say("{name} has {n} tickets",
+                                                                                    name=seat.name, n=seat.tickets))
         deck = self.deck
         if deck < 0:
-            found.add("too-many-cards", "cards", CARDS - deck, f"the position accounts for {CARDS - deck} cards; "
-                      f"there are only {CARDS}")
+            found.add("too-many-cards", "cards", CARDS - deck, say(
+                "the position accounts for {n} cards; there are only {most}", n=CARDS - deck, most=CARDS))
         if len(self.common) > COMMONS:
-            found.add("too-many-commons", "common", len(self.common), f"{len(self.common)} common objectives; "
-                      f"at most {COMMONS} are open")
+            found.add("too-many-commons", "common", len(self.common), say(
+                "{n} common objectives; at most {most} are open", n=len(self.common), most=COMMONS))
         elif len(self.common) < COMMONS and deck > 0:
-            found.add("too-few-commons", "common", len(self.common), f"only {len(self.common)} common objectives "
-                      f"while {deck} cards are left in the deck; a claimed objective is replaced at once")
+            found.add("too-few-commons", "common", len(self.common), say(
+                "only {n} common objectives while {deck} cards are left in the deck; a claimed objective is replaced "
+                "at once", n=len(self.common), deck=deck))
 
     def warnings(self) -> list[Problem]:
         """Legal but worth a look: my token on a card not in my hand (it stays there for good under the default
@@ -414,11 +435,13 @@ class Position:
         for seat in self.seats:
             for token in seat.tokens:
                 if seat.name == self.me and token not in hand:
-                    found.add("orphan-token", f"player.{seat.name}.tokens", token, f"your token on {token} marks no "
-                              "card in your hand (exchanged away?): it stays there and costs 1")
+                    found.add("orphan-token", f"player.{seat.name}.tokens", token, say(
+                        "your token on {spot} marks no card in your hand (exchanged away?): it stays there and costs "
+                        "1", spot=token))
                 if token in seat.scored:
-                    found.add("token-on-scored", f"player.{seat.name}.tokens", token, f"{seat.name}'s token lies on "
-                              f"{token}, a card {seat.name} has scored: that arrival recovered the token")
+                    found.add("token-on-scored", f"player.{seat.name}.tokens", token, say(
+                        "{name}'s token lies on {spot}, a card {name} has scored: that arrival recovered the token",
+                        name=seat.name, spot=token))
         return found.found
 
     def check(self) -> Position:
@@ -461,14 +484,15 @@ class Position:
         """
         parts = [p.strip() for p in text.split("|")]
         if len(parts) < 5:
-            raise NotationError(f"a position has at least 5 fields separated by '|' (players, common, yellow, blue, "
-                                f"red, then one per player), got {len(parts)}", kind="bad-notation", value=text)
+            raise NotationError(say("a position has at least 5 fields separated by '|' (players, common, yellow, "
+                                    "blue, red, then one per player), got {n}", n=len(parts)), kind="bad-notation",
+                                value=text)
         players_text = [p.strip() for p in parts[0].split(",") if p.strip()]
         players = tuple(p.rstrip("*").strip() for p in players_text)
         marked = [p.rstrip("*").strip() for p in players_text if p.endswith("*")]
         if len(marked) != 1:
-            raise NotationError("mark exactly one player as me with '*' (e.g. 'Ann,Ben*,Cleo')", kind="bad-notation",
-                                value=parts[0])
+            raise NotationError(say("mark exactly one player as me with '*' (e.g. 'Ann,Ben*,Cleo')"),
+                                kind="bad-notation", value=parts[0])
         common = tuple(parse_location(c, where="common") for c in _items(parts[1]))
         expeditions = tuple(Expedition(colour, parse_path(_legs_of(parts[2 + i]), where=f"{colour} path"))
                             for i, colour in enumerate(COLOURS))
@@ -495,21 +519,20 @@ def _seat_from_str(text: str, *, me: str) -> Player:
     name, colon, rest = text.partition(":")
     pieces = rest.split("/")
     if not colon or len(pieces) != 4:
-        raise NotationError(f"player field {text!r} must look like 'Ann: 11/tokens/scored/tickets'",
+        raise NotationError(say("player field {text!r} must look like 'Ann: 11/tokens/scored/tickets'", text=text),
                             kind="bad-notation", value=text)
     name = name.strip()
     hand_text, tokens, scored, tickets = (p.strip() for p in pieces)
-    where = f"{name}'s field"
-    count = _count(tickets, f"tickets in {where}")
-    token_keys = tuple(parse_location(t, where=f"{where} tokens") for t in _items(tokens))
-    scored_keys = tuple(parse_location(t, where=f"{where} scored") for t in _items(scored))
+    count = _count(tickets, say("tickets in {name}'s field", name=name))
+    token_keys = tuple(parse_location(t, where=say("{name}'s field tokens", name=name)) for t in _items(tokens))
+    scored_keys = tuple(parse_location(t, where=say("{name}'s field scored", name=name)) for t in _items(scored))
     if name == me:
-        hand = tuple(parse_location(c, where=f"{where} hand") for c in _items(hand_text))
+        hand = tuple(parse_location(c, where=say("{name}'s field hand", name=name)) for c in _items(hand_text))
         return Player(name, hand, len(hand), token_keys, scored_keys, count)
     if not (hand_text.isascii() and hand_text.isdigit()):
-        raise NotationError(f"{name}'s hand is secret: give its size, not {hand_text!r}", kind="bad-notation",
-                            value=hand_text)
-    return Player(name, None, _count(hand_text, f"{name}'s hand size"), token_keys, scored_keys, count)
+        raise NotationError(say("{name}'s hand is secret: give its size, not {text!r}", name=name, text=hand_text),
+                            kind="bad-notation", value=hand_text)
+    return Player(name, None, _count(hand_text, say("{name}'s hand size", name=name)), token_keys, scored_keys, count)
 
 
 def _clip(text: str) -> str:
@@ -520,11 +543,11 @@ def _count(text: str, what: str) -> int:
     """A whole number of at most :data:`MAX_COUNT`, in ASCII digits (``'²'.isdigit()`` is true, and a number of
     thousands of digits would fail in ``int`` with Python's own wording)."""
     if not (text.isascii() and text.isdigit()):
-        raise NotationError(f"{what} must be a whole number, not {_clip(text)!r}", kind="bad-notation",
-                            value=_clip(text))
+        raise NotationError(say("{what} must be a whole number, not {text!r}", what=what, text=_clip(text)),
+                            kind="bad-notation", value=_clip(text))
     if len(text.lstrip("0")) > len(str(MAX_COUNT)) or int(text) > MAX_COUNT:
-        raise NotationError(f"{what} must be at most {MAX_COUNT}, not {_clip(text)!r}", kind="bad-notation",
-                            value=_clip(text))
+        raise NotationError(say("{what} must be at most {most}, not {text!r}", what=what, most=MAX_COUNT,
+                                text=_clip(text)), kind="bad-notation", value=_clip(text))
     return int(text)
 
 

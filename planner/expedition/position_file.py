@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from planner.common.forms import Form, load_toml, path_exists, read_input
+from planner.common.i18n import N_, say
 from planner.common.names import did_you_mean
 from planner.common.problems import Problems
 from planner.errors import IllegalPositionError
@@ -59,20 +60,21 @@ def position_from_mapping(data: Mapping[str, Any], *, source: str | None = None)
     """
     problems = Problems()
     form = Form(data, problems, keys=POSITION_KEYS)
-    fmt = form.text("format", required=f'the file format, format = "{FORMAT}"')
+    fmt = form.text("format", required=say('the file format, format = "{format}"', format=FORMAT))
     if fmt is not None and fmt != FORMAT:
-        problems.add("bad-format", "format", fmt, f"format = {fmt!r} is not {FORMAT!r}")
+        problems.add("bad-format", "format", fmt, say("format = {given!r} is not {format!r}", given=fmt,
+                                                        format=FORMAT))
     clean = _Clean()
     players = tuple(form.strings("players", split=False) or ())
     if not form.has("players"):
-        problems.add("missing-key", "players", None, "missing key 'players' (names in turn order)")
+        problems.add("missing-key", "players", None, say("missing key 'players' (names in turn order)"))
         clean.skip |= {"player-count", "me-not-player", "unknown-player"}
-    me = form.text("me", required="my name, one of players") or ""
+    me = form.text("me", required=N_("my name, one of players")) or ""
     if not me:
         clean.skip.add("me-not-player")
     elif players and me not in players:
-        problems.add("me-not-player", "me", me, f"me = {me!r} is not one of the players ({', '.join(players)})"
-                     f"{did_you_mean(me, players)}")
+        problems.add("me-not-player", "me", me, say("me = {me!r} is not one of the players ({players}){hint}", me=me,
+                                                    players=", ".join(players), hint=did_you_mean(me, players)))
         clean.skip.add("me-not-player")
     common = _cards(form.strings("common", split=False) or [], problems, "common", clean)
     expeditions = _expeditions(form, problems, clean)
@@ -109,26 +111,27 @@ def _cards(names: list[str], problems: Problems, field: str, clean: _Clean) -> l
         if key is None:
             clean.cards = False
         elif key in found:
-            problems.add("card-twice", field, name, f"{field} names {key!r} twice")
+            problems.add("card-twice", field, name, say("{field} names {key!r} twice", field=field, key=key))
         else:
             found.append(key)
     return found
 
 
 def _expeditions(form: Form, problems: Problems, clean: _Clean) -> tuple[Expedition, ...]:
-    table = form.table("expedition", keys=tuple(c.value for c in COLOURS), what="expedition colour")
+    table = form.table("expedition", keys=tuple(c.value for c in COLOURS), what=N_("expedition colour"))
     if table is None:
         if not form.has("expedition"):
-            problems.add("missing-key", "expedition", None, "missing tables [expedition.yellow], [expedition.blue] "
-                         "and [expedition.red] (path = [] when not started)")
+            problems.add("missing-key", "expedition", None, say(
+                "missing tables [expedition.yellow], [expedition.blue] and [expedition.red] (path = [] when not "
+                "started)"))
         return ()
     found = []
     for colour in COLOURS:
         sub = table.table(colour.value, keys=("path", "arrows_left"))
         if sub is None:
             if not table.has(colour.value):
-                problems.add("missing-key", f"expedition.{colour}", None, f"missing table [expedition.{colour}] "
-                             "(path = [] when not started)")
+                problems.add("missing-key", f"expedition.{colour}", None, say(
+                    "missing table [expedition.{colour}] (path = [] when not started)", colour=colour))
             continue
         expedition = _expedition(colour, sub, problems)
         if expedition is None:
@@ -136,9 +139,9 @@ def _expeditions(form: Form, problems: Problems, clean: _Clean) -> tuple[Expedit
         found.append(expedition)
         arrows_left = sub.integer("arrows_left", low=0, high=ARROWS)
         if arrows_left is not None and arrows_left != expedition.arrows_left:
-            problems.add("arrows-left", sub.name("arrows_left"), arrows_left, f"expedition.{colour}.arrows_left = "
-                         f"{arrows_left}, but the path has {len(expedition.arrows)} arrows, leaving "
-                         f"{expedition.arrows_left}")
+            problems.add("arrows-left", sub.name("arrows_left"), arrows_left, say(
+                "expedition.{colour}.arrows_left = {given}, but the path has {n} arrows, leaving {left}",
+                colour=colour, given=arrows_left, n=len(expedition.arrows), left=expedition.arrows_left))
     return tuple(found)
 
 
@@ -146,7 +149,8 @@ def _expedition(colour: Colour, form: Form, problems: Problems) -> Expedition | 
     field = form.name("path")
     raw = form.data.get("path")
     if raw is None:
-        problems.add("missing-key", field, None, f"missing key {field!r} (spots from the start; [] when not started)")
+        problems.add("missing-key", field, None, say(
+            "missing key {field!r} (spots from the start; [] when not started)", field=field))
         return None
     legs: list[list[str]]
     if isinstance(raw, list) and all(isinstance(s, str) for s in raw):
@@ -154,8 +158,9 @@ def _expedition(colour: Colour, form: Form, problems: Problems) -> Expedition | 
     elif isinstance(raw, list) and all(isinstance(leg, list) and all(isinstance(s, str) for s in leg) for leg in raw):
         legs = [list(leg) for leg in raw]
     else:
-        problems.add("bad-type", field, repr(raw)[:60], f"{field} must be a list of spots, or a list of legs (lists "
-                     f"of spots), got {repr(raw)[:60]}")
+        problems.add("bad-type", field, repr(raw)[:60], say(
+            "{field} must be a list of spots, or a list of legs (lists of spots), got {value}", field=field,
+            value=repr(raw)[:60]))
         return None
     before = len(problems)
     resolved = problems.attempt(field, parse_path, legs, where=field)
@@ -168,36 +173,40 @@ def _seats(form: Form, problems: Problems, players: tuple[str, ...], me: str, cl
     tables = form.mapping("player")
     if tables is None:
         if not form.has("player"):
-            problems.add("missing-key", "player", None, "missing tables [player.<name>], one per player")
+            problems.add("missing-key", "player", None, say("missing tables [player.<name>], one per player"))
         return ()
     seats = []
     for name, value in tables.items():
         if not isinstance(value, Mapping):
-            problems.add("bad-type", f"player.{name}", repr(value)[:60], f"player.{name} must be a table")
+            problems.add("bad-type", f"player.{name}", repr(value)[:60], say("player.{name} must be a table",
+                                                                             name=name))
             continue
         if players and name not in players:
-            problems.add("unknown-player", f"player.{name}", name, f"[player.{name}] is not one of the players "
-                         f"({', '.join(players)}){did_you_mean(name, players)}")
+            problems.add("unknown-player", f"player.{name}", name, say(
+                "[player.{name}] is not one of the players ({players}){hint}", name=name, players=", ".join(players),
+                hint=did_you_mean(name, players)))
             continue
         mine = name == me or (me not in players and "hand" in value)  # me unknown: its table has the hand
         keys = MY_KEYS if mine else THEIR_KEYS
         sub = Form(value, problems, keys=keys, where=f"player.{name}.")
         if mine and sub.has("hand_size") and not sub.has("hand"):
-            problems.add("my-hand-size", sub.name("hand_size"), None, f"{name} is me: list my cards as hand = [...]")
+            problems.add("my-hand-size", sub.name("hand_size"), None, say(
+                "{name} is me: list my cards as hand = [...]", name=name))
         tokens = _cards(sub.strings("tokens", split=False) or [], problems, sub.name("tokens"), clean)
         scored = _cards(sub.strings("scored", split=False) or [], problems, sub.name("scored"), clean)
         tickets = sub.integer("tickets", low=0, high=MAX_COUNT)
         if mine:
             if not sub.has("hand"):
-                problems.add("missing-key", sub.name("hand"), None, f"missing key {sub.name('hand')!r} (my cards)")
+                problems.add("missing-key", sub.name("hand"), None, say("missing key {field!r} (my cards)",
+                                                                        field=sub.name("hand")))
             hand = _cards(sub.strings("hand", split=False) or [], problems, sub.name("hand"), clean)
             seats.append(Player(name, tuple(hand), len(hand), tuple(tokens), tuple(scored),
                                 TICKETS if tickets is None else tickets))
         else:
             size = sub.integer("hand_size", low=0, high=MAX_COUNT)
             if not sub.has("hand_size"):
-                problems.add("missing-key", sub.name("hand_size"), None, f"missing key {sub.name('hand_size')!r} "
-                             "(the number of cards in their hand)")
+                problems.add("missing-key", sub.name("hand_size"), None, say(
+                    "missing key {field!r} (the number of cards in their hand)", field=sub.name("hand_size")))
                 clean.cards = False
             elif size is None:
                 clean.cards = False

@@ -7,7 +7,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from planner.common.i18n import N_, format_list, gettext, ngettext, say
+from planner.common.i18n import N_, format_list, format_number, gettext, ngettext, say
 from planner.common.limits import Status
 from planner.expedition.advice import CardChange, TokenChoice
 from planner.expedition.local_names import location_word
@@ -143,19 +143,21 @@ def move_view(search: MoveSearch, changes: tuple[CardChange, ...], hopeless: tup
 def setup_view(choices: tuple[TokenChoice, ...], to_place: int) -> RenderableType:
     """Where to put my tokens, with the reasoning: routes through each eligible card."""
     if not to_place:
-        verdict = Text("All your tokens are placed.", style="bold")
+        verdict = Text(gettext("All your tokens are placed."), style="bold")
     elif not choices:
-        verdict = Text("No card of your hand can take a token (each is within 2 links of the start or taken).",
+        verdict = Text(gettext("No card of your hand can take a token (each is within 2 links of the start or taken)."),
                        style="bold")
     else:
-        verdict = Text(f"Put your token{'s' * (to_place != 1)} on {', '.join(c.card for c in choices[:to_place])}.",
-                       style="bold")
-    grid = Table(title="Key locations: shortest routes from the start to the 80 greens that pass through each card",
-                 title_justify="left")
-    grid.add_column("card")
-    grid.add_column("routes through", justify="right")
-    grid.add_column("links from start", justify="right")
+        cards = format_list([location_word(c.card) for c in choices[:to_place]])
+        verdict = Text(ngettext("Put your token on {cards}.", "Put your tokens on {cards}.", to_place).format(
+            cards=cards), style="bold")
+    grid = Table(title=gettext("Key locations: shortest routes from the start to the 80 greens that pass through each "
+                               "card"), title_justify="left")
+    grid.add_column(gettext("card"))
+    grid.add_column(gettext("routes through"), justify="right")
+    grid.add_column(gettext("links from start"), justify="right")
     for i, choice in enumerate(choices):
         style = "green" if i < to_place else ""
-        grid.add_row(Text(choice.card, style=style), Text(f"{choice.routes:.1f}"), Text(str(choice.distance)))
+        grid.add_row(Text(location_word(choice.card), style=style), Text(format_number(choice.routes, ".1f")),
+                     Text(str(choice.distance)))
     return Group(verdict, grid)

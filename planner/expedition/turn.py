@@ -24,6 +24,7 @@ import functools
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
+from planner.common.i18n import N_, gettext, say
 from planner.errors import IllegalStepError, NotationError
 from planner.expedition.board import SpotKind, load_board
 from planner.expedition.notation import Action, ActionKind, parse_action, split_actions
@@ -34,15 +35,20 @@ __all__ = ["Event", "IllegalActionError", "Outcome", "Seat", "TurnState", "begin
            "legal_arrows", "play", "replay", "verify"]
 
 
+def _colour(colour: object) -> str:
+    """A colour as the text says it (the catalogue's words of :data:`planner.expedition.render.COLOUR_WORDS`)."""
+    return gettext(str(colour))
+
+
 class IllegalActionError(IllegalStepError):
     """An action of a turn that cannot be played; ``index`` is 0-based (``len(actions)`` for the end of the turn)."""
 
     def __init__(self, index: int, message: str) -> None:
         super().__init__(index, message)
-        self.args = (f"action {index + 1}: {message}",)
+        self.args = (say("action {n}: {reason}", n=index + 1, reason=message),)
 
     def __str__(self) -> str:
-        return f"action {self.index + 1}: {self.reason}"
+        return say("action {n}: {reason}", n=self.index + 1, reason=self.reason)
 
 
 class _Illegal(Exception):
@@ -158,18 +164,22 @@ def _check_arrow(state: TurnState, colour: Colour, frm: str, to: str) -> None:
     board = load_board()
     expedition = state.expedition(colour)
     if expedition.arrows_left <= 0:
-        raise _Illegal(f"no {colour} arrows are left")
+        raise _Illegal(say("no {colour} arrows are left", colour=_colour(colour)))
     origins = expedition.origins()
     if frm not in origins:
         if expedition.mode is Mode.HEAD:
-            raise _Illegal(f"{colour} leaves from its head {expedition.head}, not from {frm}")
+            raise _Illegal(say("{colour} leaves from its head {head}, not from {frm}", colour=_colour(colour),
+                               head=expedition.head, frm=frm))
         if expedition.mode is Mode.UNSTARTED:
-            raise _Illegal(f"{colour} has not started: its first arrow leaves from the start, not from {frm}")
-        raise _Illegal(f"{colour} has not visited {frm}; a looped expedition leaves from a spot it has visited")
+            raise _Illegal(say("{colour} has not started: its first arrow leaves from the start, not from {frm}",
+                               colour=_colour(colour), frm=frm))
+        raise _Illegal(say("{colour} has not visited {frm}; a looped expedition leaves from a spot it has visited",
+                           colour=_colour(colour), frm=frm))
     if board.link(frm, to) is None:
-        raise _Illegal(f"no link from {frm} to {to}")
+        raise _Illegal(say("no link from {frm} to {to}", frm=frm, to=to))
     if frozenset((frm, to)) in expedition.used:
-        raise _Illegal(f"{colour} has used the link {frm}–{to} already; a colour never uses a link twice")
+        raise _Illegal(say("{colour} has used the link {frm}–{to} already; a colour never uses a link twice",
+                           colour=_colour(colour), frm=frm, to=to))
 
 
 def _with(state: TurnState, colour: Colour, expedition: Expedition) -> TurnState:
@@ -243,13 +253,13 @@ def _place(state: TurnState, colour: Colour, frm: str, to: str) -> TurnState:
 # -- tickets ----------------------------------------------------------------------------------------------------
 def _ticket_problem(state: TurnState) -> str | None:
     if state.restart is not None:
-        return f"a {state.restart} restart is pending: place it before spending a ticket"
+        return say("a {colour} restart is pending: place it before spending a ticket", colour=_colour(state.restart))
     if state.me.tickets <= 0:
-        return "you have no ticket left"
+        return gettext("you have no ticket left")
     if state.spent >= TICKETS_PER_TURN:
-        return f"a turn spends at most {TICKETS_PER_TURN} tickets"
+        return say("a turn spends at most {n} tickets", n=TICKETS_PER_TURN)
     if state.blue and state.rules.blue_mandatory and not state.rules.tickets_anytime and _arrow_possible(state):
-        return "a blue square's arrow is pending and must be placed first (blue_bonus = mandatory)"
+        return gettext("a blue square's arrow is pending and must be placed first (blue_bonus = mandatory)")
     return None
 
 
@@ -263,8 +273,10 @@ def _spend(state: TurnState) -> TurnState:
 def _check_removable(state: TurnState, colour: Colour) -> None:
     mode = state.expedition(colour).mode
     if mode is not Mode.HEAD:
-        why = "has no arrow" if mode is Mode.UNSTARTED else "has no free head (its last arrow closed a loop)"
-        raise _Illegal(f"{colour} {why}: only a last arrow with a free head can be removed")
+        message = N_("{colour} has no arrow: only a last arrow with a free head can be removed") \
+            if mode is Mode.UNSTARTED else N_("{colour} has no free head (its last arrow closed a loop): only a last "
+                                              "arrow with a free head can be removed")
+        raise _Illegal(say(message, colour=_colour(colour)))
 
 
 def _remove(state: TurnState, colour: Colour) -> TurnState:
@@ -281,20 +293,20 @@ def _remove(state: TurnState, colour: Colour) -> TurnState:
 def _exchange(state: TurnState, card: str, keep: str | None) -> TurnState:
     me = state.me
     if card not in me.hand:
-        raise _Illegal(f"{card} is not in your hand")
+        raise _Illegal(say("{card} is not in your hand", card=card))
     if state.deck_size <= 0:
-        raise _Illegal("the deck is empty: there is nothing to draw")
+        raise _Illegal(gettext("the deck is empty: there is nothing to draw"))
     deck = state.deck
     if deck is not None:
         drawn = deck[:2]
         if keep is None or keep not in (card, *drawn):
-            raise _Illegal(f"keep {card} or one of the cards drawn ({', '.join(drawn)})")
+            raise _Illegal(say("keep {card} or one of the cards drawn ({drawn})", card=card, drawn=", ".join(drawn)))
         back = tuple(c for c in (card, *drawn) if c != keep)
         deck = deck[len(drawn):] + back
     elif keep is not None and keep != card:
         seen = set(state.common) | {c for s in state.seats for c in (*s.hand, *s.scored)}
         if keep in seen:
-            raise _Illegal(f"{keep} cannot be drawn: its card is known to be elsewhere")
+            raise _Illegal(say("{card} cannot be drawn: its card is known to be elsewhere", card=keep))
     hand, hidden = me.hand - {card}, me.hidden
     if keep is None:
         hidden += 1
@@ -318,7 +330,7 @@ def play(state: TurnState, action: Action) -> TurnState:
 
 def _play(state: TurnState, action: Action) -> TurnState:
     if action.kind is not ActionKind.ARROW and not action.ticket:
-        raise _Illegal(f"{action.kind} needs a ticket: write 'ticket {action}'")
+        raise _Illegal(say("{kind} needs a ticket: write 'ticket {action}'", kind=action.kind, action=action))
     if action.ticket:
         problem = _ticket_problem(state)
         if problem:
@@ -327,8 +339,8 @@ def _play(state: TurnState, action: Action) -> TurnState:
         colour, frm, to = action.colour, action.frm, action.to
         assert colour is not None and frm is not None and to is not None  # built by Action.arrow
         if state.restart is not None and colour is not state.restart:
-            raise _Illegal(f"a {state.restart} restart is pending: the next arrow is {state.restart}'s, from a spot "
-                           f"it has visited")
+            raise _Illegal(say("a {colour} restart is pending: the next arrow is {colour}'s, from a spot it has "
+                               "visited", colour=_colour(state.restart)))
         _check_arrow(state, colour, frm, to)
         if action.ticket:
             state = _spend(state)
@@ -339,8 +351,8 @@ def _play(state: TurnState, action: Action) -> TurnState:
         elif not state.mandatory:
             state = replace(state, mandatory=True)
         else:
-            raise _Illegal("the turn's arrow is placed and no bonus arrow is pending: another arrow needs a ticket "
-                           f"(write 'ticket {action}')")
+            raise _Illegal(say("the turn's arrow is placed and no bonus arrow is pending: another arrow needs a "
+                               "ticket (write 'ticket {action}')", action=action))
         state = _place(state, colour, frm, to)
     elif action.kind is ActionKind.REMOVE:
         assert action.colour is not None
@@ -355,11 +367,12 @@ def _play(state: TurnState, action: Action) -> TurnState:
 def end_problem(state: TurnState) -> str | None:
     """Why the turn may not end now, or None when it may."""
     if state.restart is not None and not (state.rules.restart_optional and state.mandatory):
-        return f"a {state.restart} restart is pending: place it from a spot {state.restart} has visited"
+        return say("a {colour} restart is pending: place it from a spot {colour} has visited",
+                   colour=_colour(state.restart))
     if state.restart is None and state.blue and state.rules.blue_mandatory and _arrow_possible(state):
-        return "a blue square's arrow is pending and must be placed (blue_bonus = mandatory)"
+        return gettext("a blue square's arrow is pending and must be placed (blue_bonus = mandatory)")
     if not state.mandatory and _arrow_possible(state):
-        return "the turn's mandatory arrow is missing"
+        return gettext("the turn's mandatory arrow is missing")
     return None
 
 
@@ -430,7 +443,7 @@ def verify(position: Position, actions: Iterable[Action]) -> Outcome:
 def _finish(start: TurnState, state: TurnState) -> Outcome:
     problem = end_problem(state)
     if problem:
-        raise IllegalActionError(len(state.actions), f"the turn cannot end here: {problem}")
+        raise IllegalActionError(len(state.actions), say("the turn cannot end here: {problem}", problem=problem))
     return outcome(start, state)
 
 

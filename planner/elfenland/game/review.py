@@ -17,9 +17,12 @@ Solves run the search under node limits (the same review on any machine); an unp
 
 from __future__ import annotations
 
+import contextvars
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from planner.common.i18n import gettext, language, say, use
 from planner.common.limits import Limit
 from planner.elfenland.board import CAPITAL
 from planner.elfenland.game.engine import position_of, view
@@ -87,9 +90,11 @@ class GameReview:
         route = sum(r.cost[0] for r in self.rounds)
         draws = sum(d.cost[0] for d in self.decisions if d.cost and d.phase == "draw")
         plans = sum(d.cost[0] for d in self.decisions if d.cost and d.phase == "plan")
-        won = "won" if self.player in self.winners else f"place {place_} of {len(self.points)}"
-        return (f"{self.player}: {self.points[self.player]} points, {won}; routes gave up {route} towns, draws "
-                f"{draws:.2f}, placements {plans:.2f} (by the joint plan)")
+        won = gettext("won") if self.player in self.winners else say("place {place} of {n}", place=place_,
+                                                                     n=len(self.points))
+        return say("{player}: {points} points, {won}; routes gave up {route} towns, draws {draws:.2f}, placements "
+                   "{plans:.2f} (by the joint plan)", player=self.player, points=self.points[self.player], won=won,
+                   route=route, draws=draws, plans=plans)
 
 
 def _record_player(record: dict[str, Any], player: str | None) -> str:
@@ -99,9 +104,11 @@ def _record_player(record: dict[str, Any], player: str | None) -> str:
         return str(me) if me else names[0]
     matches = [n for n in names if n.lower() == player.lower()]
     if not matches:
-        raise RecordError(f"no player {player!r} in the game; the players are {', '.join(names)}")
+        raise RecordError(say("no player {player!r} in the game; the players are {names}", player=player,
+                              names=", ".join(names)))
     if me and matches[0] != me:
-        raise RecordError(f"{matches[0]}'s cards were not seen at the table: only {me}'s decisions can be reviewed")
+        raise RecordError(say("{player}'s cards were not seen at the table: only {me}'s decisions can be reviewed",
+                              player=matches[0], me=me))
     return matches[0]
 
 
@@ -115,7 +122,7 @@ def review_game(record: dict[str, Any], player: str | None = None, *, nodes: int
     """
     states, actions, verdict = walk(record)
     if not verdict.legal:
-        raise RecordError(f"the record does not replay: {verdict.problem}")
+        raise RecordError(say("the record does not replay: {problem}", problem=verdict.problem))
     name = _record_player(record, player)
     seat = next(i for i, p in enumerate(states[0].players) if p.name == name)
     limit = Limit(nodes=nodes)
@@ -195,8 +202,10 @@ def review_dict(review: GameReview) -> dict[str, Any]:
     """The JSON document of a review (``elfenland-review/1``)."""
     from planner.elfenland.report import plan_dict
 
+    summary = contextvars.copy_context().run(_in_english, lambda: review.summary)  # JSON's values stay English
+    text = {} if language() == "en" else {"text": review.summary}  # and may add the sentence in the language
     return {
-        "schema": "elfenland-review/1", "player": review.player, "summary": review.summary,
+        "schema": "elfenland-review/1", "player": review.player, "summary": summary, **text,
         "points": review.points, "winners": list(review.winners), "towns": review.towns,
         "decisions": [{"round": d.round, "phase": d.phase, "played": d.played, "advised": d.advised,
                        "cost": None if d.cost is None else {"towns": d.cost[0], "cards": d.cost[1]}}
@@ -205,3 +214,9 @@ def review_dict(review: GameReview) -> dict[str, Any]:
                     "cost": {"towns": r.cost[0], "cards": r.cost[1]},
                     "travelled": plan_dict(r.travelled), "best": plan_dict(r.best)} for r in review.rounds],
     }
+
+
+def _in_english(text: Callable[[], str]) -> str:
+    """``text()`` said in English (run in a copied context, so the caller's language is untouched)."""
+    use("en")
+    return text()

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from planner.common.i18n import gettext, say
 from planner.common.limits import Limit, StopLike
 from planner.elfenland.plan import Step
 from planner.elfenland.position import Position
@@ -59,24 +60,24 @@ def explain(position: Position, *, route: tuple[Step, ...] | None = None, with_w
         IllegalPositionError: the position breaks the rules.
         SolverError: a solver failed (a bug).
     """
-    def say(text: str) -> None:
+    def tell(text: str) -> None:  # in the language spoken now: a front end shows it as it is
         if progress is not None:
             progress(text)
 
     position.check()
-    say("solving")
+    tell(gettext("solving"))
     solution = solve(position, limit=limit, stop=stop)
     best = solution.plan
-    say("reachability")
+    tell(gettext("reachability"))
     reach = tuple(reach_table(position))
     found = None
     if with_what_if:
         found = what_if(position, best, limit=limit, stop=stop,
-                        progress=lambda done, total: say(f"what-if {done}/{total}"))
-    say("end towns")
+                        progress=lambda done, total: tell(say("what-if {done}/{total}", done=done, total=total)))
+    tell(gettext("end towns"))
     ends = end_table(position, limit=limit, stop=stop)
     comparison = None
     if route is not None:
-        say("your route")
+        tell(gettext("your route"))
         comparison = compare(position, route, best, limit=limit, stop=stop)
     return Explanation(position, solution, tuple(step_notes(best)), reach, found, ends, comparison)

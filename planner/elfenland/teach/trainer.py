@@ -17,9 +17,11 @@ import enum
 from dataclasses import dataclass
 from pathlib import Path
 
+from planner.common.i18n import N_, gettext, say
 from planner.common.limits import Limit
 from planner.elfenland.solvers import DEFAULT_LIMIT
 from planner.elfenland.teach.grade import Grade, Verdict, grade
+from planner.elfenland.teach.lesson import THEME_WORDS
 from planner.elfenland.teach.puzzles import Puzzle, generate, puzzle_name
 from planner.elfenland.teach.scores import FileState, Loaded, Scores, load_scores, save_scores, score_path
 from planner.elfenland.teach.words import count, listing
@@ -46,8 +48,10 @@ COMMANDS: dict[str, Command] = {
     "?": Command.HELP, "quit": Command.QUIT, "q": Command.QUIT, "exit": Command.QUIT,
 }
 
-HELP = ("Type your route as TOWN/CARDS steps, e.g. 'thr/E jac/D' (TOWN:r/R takes the river beside a road; "
-        "'-' stays put). Or: hint, skip, stats, quit.")
+HELP = N_("Type your route as TOWN/CARDS steps, e.g. 'thr/E jac/D' (TOWN:r/R takes the river beside a road; "
+          "'-' stays put). Or: hint, skip, stats, quit.")
+"""The trainer's help, translated on use (the commands stay as they are typed: hint, skip, stats, quit)."""
+NOT_COUNTED = N_("(not counted: try again, or type hint or skip)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,21 +133,23 @@ class Trainer:
         command = COMMANDS.get(" ".join(text.lower().split()), Command.ROUTE if text else Command.NOTHING)
         puzzle = self.puzzle
         if command in (Command.NOTHING, Command.HELP):
-            return Reply(command, HELP)
+            return Reply(command, gettext(HELP))
         if command is Command.QUIT:
-            return Reply(command, "bye")
+            return Reply(command, gettext("bye"))
         if command is Command.STATS:
             return Reply(command, self.stats_line())
         if command is Command.HINT:
-            lessons = listing(list(puzzle.lesson_names)) or "none in particular"
-            return Reply(command, f"aim for {count(puzzle.score, 'point')} with {count(puzzle.cards, 'card')}; "
-                                  f"lessons in play: {lessons}")
+            lessons = listing([gettext(THEME_WORDS.get(n, n)) for n in puzzle.lesson_names]) or \
+                gettext("none in particular")
+            return Reply(command, say("aim for {points} with {cards}; lessons in play: {lessons}",
+                                      points=count(puzzle.score, "point"), cards=count(puzzle.cards, "card"),
+                                      lessons=lessons))
         if command is Command.SKIP:
             self._count(solved=False)
-            return Reply(command, "skipped: here is the answer", finished=True)
+            return Reply(command, gettext("skipped: here is the answer"), finished=True)
         graded = grade(puzzle, text, limit=self.limit)
         if graded.verdict in (Verdict.UNREADABLE, Verdict.ILLEGAL):
-            return Reply(command, graded.message + " (not counted: try again, or type hint or skip)", graded)
+            return Reply(command, graded.message + " " + gettext(NOT_COUNTED), graded)
         self._count(solved=graded.solved)
         return Reply(command, graded.message, graded, finished=True)
 
@@ -156,5 +162,7 @@ class Trainer:
     def stats_line(self) -> str:
         """The score so far, in one line."""
         s = self.scores
-        themes = ", ".join(f"{t} {s.solved.get(t, 0)}/{n}" for t, n in sorted(s.tried.items())) or "none yet"
-        return f"streak {s.streak} (best {s.best_streak}); solved per theme: {themes}"
+        themes = ", ".join(f"{gettext(THEME_WORDS.get(t, t))} {s.solved.get(t, 0)}/{n}"
+                           for t, n in sorted(s.tried.items())) or gettext("none yet")
+        return say("streak {streak} (best {best}); solved per theme: {themes}", streak=s.streak, best=s.best_streak,
+                   themes=themes)
