@@ -123,13 +123,15 @@ def did_you_mean(text: str, choices: Iterable[str], *, n: int = 3, cutoff: float
 class Names(Generic[K]):
     """A forgiving lookup from names, aliases, codes and unique prefixes to keys.
 
-    ``kind`` is the word used in messages (``town``, ``card``); ``display`` the name shown for each key in hints.
+    ``kind`` is the word used in messages (``town``, ``card``), unless ``label`` gives those words already in the
+    language spoken (``value of rule option rounds``); ``display`` the name shown for each key in hints.
     Errors carry ``kind`` ``unknown-<kind>`` or ``ambiguous-<kind>`` and the typed text as ``value``.
     """
 
     def __init__(self, kind: str, entries: Mapping[K, Iterable[str]], display: Mapping[K, str], *,
-                 prefixes: bool = True) -> None:
+                 prefixes: bool = True, label: str | None = None) -> None:
         self.kind = kind
+        self.label = label
         self.display = display  # kept as given: a mapping may name each key in the language spoken now
         self.prefixes = prefixes
         self.exact: dict[str, set[K]] = {}
@@ -175,7 +177,7 @@ class Names(Generic[K]):
             NotationError: ``text`` is empty or names nothing (with close matches as a hint).
         """
         where_text = where_part(where)
-        kind = gettext(KIND_WORDS.get(self.kind, self.kind))
+        kind = self.label if self.label is not None else gettext(KIND_WORDS.get(self.kind, self.kind))
         if not normalize(text):
             raise NotationError(say("empty {kind} name{where}", kind=kind, where=where_text),
                                 kind=f"empty-{self.kind}", value=text)

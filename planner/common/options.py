@@ -14,7 +14,8 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Self
 
 from planner.common.forms import Form
-from planner.common.names import Names, key_values
+from planner.common.i18n import say
+from planner.common.names import Names, either, key_values
 from planner.common.problems import Problems
 from planner.errors import NotationError
 
@@ -49,8 +50,10 @@ class RuleOption:
     def refusal(self, value: Any) -> str:
         """Why ``value`` is not a value of this option: ``rule option rounds = 5 must be 3 or 4``."""
         if isinstance(self.default, bool | int):
-            return f"rule option {self.name} = {value!r} must be {' or '.join(sorted(self.texts))}"
-        return f"rule option {self.name} = {value!r} is not one of {', '.join(self.texts)}"
+            return say("rule option {name} = {value} must be {choices}", name=self.name, value=repr(value),
+                       choices=either(sorted(self.texts)))
+        return say("rule option {name} = {value} is not one of {choices}", name=self.name, value=repr(value),
+                   choices=", ".join(self.texts))
 
     def parse(self, text: str) -> Any:
         """The value ``text`` names (a unique prefix will do; ``on``/``off``/``yes``/``no`` for switches).
@@ -63,7 +66,8 @@ class RuleOption:
             if value in names:
                 names[value] += words
         lookup = Names(f"value of rule option {self.name}", names, {v: option_text(v) for v in self.values},
-                       prefixes=not isinstance(self.default, int))
+                       prefixes=not isinstance(self.default, int),
+                       label=say("value of rule option {name}", name=self.name))
         return lookup.find(text)
 
 

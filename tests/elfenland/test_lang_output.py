@@ -191,6 +191,7 @@ BAD_INPUTS = [  # (arguments, what the message must name): each a mistake a play
     (["check", "--at", "elv", "--hand", "DD", "--tile", "elv-lap:q D"], "elv-lap:q"),  # a bad terrain letter
     (["check", "--at", "elv", "--hand", "DD", "--tile", "elv-lap"], "elv-lap"),  # a tile without its counter
     (["check", "- ELV DD - x9"], "x9"),  # a round that is no number
+    (["check", "- ELV DD - 1 rounds=5"], "rounds"),  # a rule option's value that is none
     (["check", "nosuchfile.toml"], "nosuchfile.toml"),
     (["check", str(SCENARIOS[0]), "--route", "lap/D vir/E"], "ELV-LAP:p"),  # a step paid with the wrong card
     (["check", str(SCENARIOS[0]), "--route", "elv/D"], "elv/D"),  # a step to the town the boot is in
