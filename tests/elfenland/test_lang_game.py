@@ -10,7 +10,8 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
-from test_lang_output import WIDE, leaks
+from english import leaks  # tests/helpers
+from test_lang_output import WIDE
 
 from planner.cli.elfenland import cli
 from planner.elfenland.game.selfplay import jobs_for, selfplay

@@ -11,8 +11,10 @@ from typing import Any
 
 import networkx as nx
 import pytest
+from english import leaks
 from tables import served
 
+from planner.common import i18n
 from planner.elfenland.board import load_board
 from planner.elfenland.game.review import RecordError, review_game
 from planner.elfenland.game.table import TableGame, replay, table_record
@@ -273,3 +275,16 @@ def test_a_game_in_progress_is_never_replaced_and_its_first_deal_never_undone() 
     assert state.game.game.names == ("Anna", "You")
     made(state, {"op": "undo"})
     assert made(state, START) == "a game of Anna, You, Ben begins; Anna draws first"
+
+
+@pytest.mark.parametrize("lang", ["ja", "uk"])
+def test_every_action_is_said_in_the_language_spoken(lang: str) -> None:
+    english = through_planning(table_state())
+    i18n.use(lang)  # for this test only: conftest sets English again before the next
+    state = table_state()
+    said = through_planning(state)
+    said.append(made(state, {"op": "game_act", "town": "DAG"}))
+    assert len(said) == len(english) + 1 and said[1:] != english[1:]
+    moves = [str(entry["action"]) for entry in DRAFT + PLANNING] + ["PPEECCUT", "Anna", "Ben"]
+    for sentence in said[1:]:  # the first is the page's own (its catalogue is tested in test_table_texts.py)
+        assert not leaks(sentence, spared=moves), sentence

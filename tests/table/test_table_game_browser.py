@@ -146,7 +146,8 @@ def play_round(phone: Phone, server: TableServer) -> Taps:
     phone.after(version)
     phone.page.wait_for_selector("#game-towns:not([hidden])")
     assert phone.text("#game-towns-list") == "Lapphalya"  # the towns on the fewest links, to edit
-    taps.board(town("VIR"), mine=False)  # she went by Virst: a tap adds it
+    taps.board(town("VIR"), mine=False)  # she went by Virst: a tap adds it (drawn once the page has the tap)
+    phone.page.wait_for_function("() => document.querySelector('#game-towns-list').textContent.includes(',')")
     assert phone.text("#game-towns-list") == "Lapphalya, Virst"
     version = phone.version
     taps.tap("#game-towns-done", mine=False, acts=False)

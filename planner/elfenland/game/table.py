@@ -32,12 +32,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from planner.common.i18n import language, say
 from planner.common.problems import Problem
 from planner.elfenland.board import CAPITAL, load_board
 from planner.elfenland.game.engine import apply, new_game, position_of, scores, view
 from planner.elfenland.game.record import Replay, _difference, parse_action, rules_from
 from planner.elfenland.game.record import walk as walk_engine_record
 from planner.elfenland.game.state import Action, Discard, Draw, GameRules, GameState, Keep, Pass, Phase, Player, Travel
+from planner.elfenland.local_names import town_word, transport_word
 from planner.elfenland.notation import parse_town, parse_transport
 from planner.elfenland.position import Hand, Position
 from planner.elfenland.rules import KEEP_LIMIT, Transport
@@ -275,47 +277,62 @@ class TableGame:
         return done, None, None
 
     def said(self, before: GameState, entry: dict[str, Any]) -> str:
-        """The entry in words, naming whose it was: "Anna took the face-up pig (a unicorn turned up)"."""
+        """The entry in words, naming whose it was: "Anna took the face-up pig (a unicorn turned up)", in the
+        language spoken now (the names of towns and counters too)."""
         if "deal" in entry:
-            return f"your hand for round {before.round}: {Hand.from_str(str(entry['deal']))}"
-        name = "you" if before.turn == self.me else self.names[before.turn]
+            return say("your hand for round {round}: {cards}", round=before.round,
+                       cards=str(Hand.from_str(str(entry["deal"]))))
+        name = say("you") if before.turn == self.me else self.names[before.turn]
         text = str(entry.get("action", ""))
         board = load_board()
+
+        def counter(letter: object, where: str) -> str:
+            return transport_word(parse_transport(str(letter), where=where))
+
         if before.phase is Phase.DRAW:
             if text == "pass":
-                return f"{name} passed (no counter to draw)"
-            took = parse_transport(str(entry.get("took")), where="took").title.lower()
+                return say("{name} passed (no counter to draw)", name=name)
+            took = counter(entry.get("took"), "took")
             if text == "blind":
-                return f"{name} drew {_a(took)} blind"
+                return say("{name} drew {counter} blind", name=name, counter=_a(took))
             turned = entry.get("turned")
-            extra = f" ({parse_transport(str(turned), where='turned').title.lower()} turned up)" if turned else ""
-            return f"{name} took the face-up {took}{extra}"
+            if turned:
+                return say("{name} took the face-up {counter} ({turned} turned up)", name=name, counter=took,
+                           turned=counter(turned, "turned"))
+            return say("{name} took the face-up {counter}", name=name, counter=took)
         if before.phase is Phase.PLAN:
             if text == "pass":
-                return f"{name} passed"
-            counter, _, road = text.partition("@")
+                return say("{name} passed", name=name)
+            letter, _, road = text.partition("@")
             a, b = road.split(":")[0].split("-")
-            where = f"{board.towns[a].name} – {board.towns[b].name}"
-            if counter.upper() == "X":
-                return f"{name} put an obstacle on {where}"
-            return f"{name} placed {_a(parse_transport(counter, where='action').title.lower())} on {where}"
+            where = f"{town_word(board, a)} – {town_word(board, b)}"
+            if letter.upper() == "X":
+                return say("{name} put an obstacle on {road}", name=name, road=where)
+            return say("{name} placed {counter} on {road}", name=name, counter=_a(counter(letter, "action")),
+                       road=where)
         if before.phase is Phase.TRAVEL:
             if text == SEEN:
-                towns = [board.towns[t].name for t in entry.get("collected", [])]
-                end = board.towns[str(entry.get("town"))].name
-                return f"{name} travelled to {end}" + (f", collecting {', '.join(towns)}" if towns else "")
-            return f"{name} travelled {text}"
+                end = town_word(board, str(entry.get("town")))
+                towns = [town_word(board, t) for t in entry.get("collected", [])]
+                if towns:
+                    return say("{name} travelled to {end}, collecting {towns}", name=name, end=end,
+                               towns=", ".join(towns))
+                return say("{name} travelled to {end}", name=name, end=end)
+            return say("{name} travelled {route}", name=name, route=text)
         if before.phase is Phase.DISCARD:
-            return f"{name} discarded {text}"
+            return say("{name} discarded {cards}", name=name, cards=text)
         if text == SEEN:
-            return f"{name} kept a face-down counter"
+            return say("{name} kept a face-down counter", name=name)
         if text in ("", "-"):
-            return f"{name} kept no counter"
-        return f"{name} kept the {parse_transport(text, where='keep').title.lower()}"
+            return say("{name} kept no counter", name=name)
+        return say("{name} kept the {counter}", name=name, counter=counter(text, "keep"))
 
 
 def _a(word: str) -> str:
-    return f"{'an' if word[0] in 'aeio' else 'a'} {word}"  # a unicorn, an elfcycle
+    """``a unicorn``, ``an elfcycle`` in English; other languages have no article (their sentences say it)."""
+    if language() != "en":
+        return word
+    return f"{'an' if word[0] in 'aeio' else 'a'} {word}"
 
 
 def table_record(game: TableGame, played: Sequence[Played]) -> dict[str, Any]:
