@@ -61,12 +61,16 @@ def serve(source: str | None, host: str, port: int, no_token: bool, save: Path |
 
     The page switches between the phases of a round: draw (the counter to take), plan (the placement to make
     now, what each road of the plan risks, where the obstacle goes) and travel (the best route, what to keep).
-    Prints the page's URL and its QR code; phones on the same network open it (the URL carries a random token,
-    so nobody else's phone can change the table). Ctrl-C stops the server.
+    Its *game* mode follows a whole game turn by turn: the players in seat order, each one's draw, placement,
+    pass and move one or two taps, your own turns advised; with --save the file holds the game's record, which
+    elfenland replay and elfenland review read. Prints the page's URL and its QR code; phones on the same
+    network open it (the URL carries a random token, so nobody else's phone can change the table). Ctrl-C stops
+    the server.
 
     \b
     Examples:
       elfenland serve
+      elfenland serve --save game.jsonl          # then "game" on the page; later: elfenland review game.jsonl
       elfenland serve scenarios/01-first-steps.toml --save table.toml
       elfenland serve "- ELV DDCURRPT - 1" --host 127.0.0.1 --port 0
       elfenland serve scenarios/21-contested-road.toml --phase plan
