@@ -120,6 +120,24 @@ def test_illegal_placements_are_problems_not_states(action: Place | PlaceObstacl
     assert isinstance(problem, Problem) and words in problem.message
 
 
+@pytest.mark.parametrize("lang", ["ja", "uk"])
+@pytest.mark.parametrize("action", [Place(P, "BEA-ELV:r"), Place(C, "ELV-ERG:f"), Place(P, "ELV-LAP:p"),
+                                    PlaceObstacle("ELV-ERG:f"), Draw(0), Place(P, "ALB-DAG:d")])
+def test_illegal_actions_are_refused_in_the_language_spoken(action: Place | PlaceObstacle | Draw, lang: str) -> None:
+    from english import leaks  # tests/helpers
+
+    from planner.common import i18n
+
+    state = planning(tiles=(Tile("ELV-LAP:p", D),))
+    english = apply(state, action)
+    i18n.use(lang)  # this test only: conftest speaks English again before the next
+    problem = apply(state, action)
+    assert isinstance(problem, Problem) and isinstance(english, Problem) and problem.kind == english.kind
+    assert problem.message != english.message
+    roads = ["BEA-ELV:r", "ELV-ERG:f", "ELV-LAP:p", "ALB-DAG:d"]
+    assert not leaks(problem.message, spared=[*roads, *(p.name for p in state.players)]), problem.message
+
+
 def test_the_obstacle_goes_on_a_counter_once_per_game() -> None:
     state = ok(apply(planning(tiles=(Tile("ELV-LAP:p", D),)), PlaceObstacle("ELV-LAP:p")))
     assert state.tiles == (Tile("ELV-LAP:p", D, True),) and not state.players[0].obstacle

@@ -19,8 +19,11 @@ import random
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 
+from planner.common.i18n import N_, gettext, say
+from planner.common.names import either
 from planner.common.problems import Problem
 from planner.elfenland.board import CAPITAL, load_board
+from planner.elfenland.counts import count
 from planner.elfenland.game.state import (
     Action,
     Discard,
@@ -37,6 +40,7 @@ from planner.elfenland.game.state import (
     Travel,
     View,
 )
+from planner.elfenland.local_names import terrain_word, transport_word
 from planner.elfenland.plan import Pay, Step, verify
 from planner.elfenland.position import Hand, Position, Tile
 from planner.elfenland.rules import (
@@ -268,18 +272,26 @@ def _problem(kind: str, field: str, value: object, message: str) -> Problem:
     return Problem(kind, field, None if value is None else str(value), message)
 
 
+_PHASE_NAMES = {Phase.DRAW: N_("the draw phase"), Phase.PLAN: N_("the plan phase"),
+                Phase.TRAVEL: N_("the travel phase"), Phase.DISCARD: N_("the discard"), Phase.KEEP: N_("the keep")}
+_ACTION_NAMES = {Draw: N_("a draw"), Pass: N_("a pass"), Place: N_("a placement"), PlaceObstacle: N_("an obstacle"),
+                 Travel: N_("a move"), Discard: N_("a discard"), Keep: N_("a keep")}
+"""The words the refusals name a phase and a kind of action by, translated on use."""
+
+
 def check(state: GameState, action: Action) -> Problem | None:
-    """Why ``action`` is illegal for the player to act now, or None when it is legal."""
+    """Why ``action`` is illegal for the player to act now (in the language spoken), or None when it is legal."""
     if state.phase is Phase.OVER:
-        return _problem("game-over", "action", action, "the game is over: no more actions")
+        return _problem("game-over", "action", action, say("the game is over: no more actions"))
     player = state.players[state.turn]
     phase = state.phase
     wanted = {Phase.DRAW: (Draw, Pass), Phase.PLAN: (Place, PlaceObstacle, Pass), Phase.TRAVEL: (Travel,),
               Phase.DISCARD: (Discard,), Phase.KEEP: (Keep,)}[phase]
     if not isinstance(action, wanted):
-        names = " or ".join(kind.__name__.lower() for kind in wanted)
         return _problem("wrong-phase", "action", action,
-                        f"{player.name} is in the {phase} phase: a {type(action).__name__.lower()} is no {names}")
+                        say("{name} is in {phase}: {action} is not one of its actions ({wanted})", name=player.name,
+                            phase=gettext(_PHASE_NAMES[phase]), action=gettext(_ACTION_NAMES[type(action)]),
+                            wanted=either([gettext(_ACTION_NAMES[kind]) for kind in wanted])))
     seen = view(state, state.turn)
     if isinstance(action, Travel):
         try:
@@ -290,10 +302,13 @@ def check(state: GameState, action: Action) -> Problem | None:
     if isinstance(action, Discard):
         if not player.hand.contains(action.cards):
             return _problem("not-in-hand", "cards", action.cards,
-                            f"{player.name} cannot discard {action.cards}: the hand holds {player.hand}")
+                            say("{name} cannot discard {cards}: the hand holds {hand}", name=player.name,
+                                cards=str(action.cards), hand=str(player.hand)))
         if len(player.hand) - len(action.cards) != KEEP_LIMIT:
-            return _problem("discard-count", "cards", action.cards, f"{player.name} holds {len(player.hand)} cards "
-                            f"and must discard down to {KEEP_LIMIT}, not {len(player.hand) - len(action.cards)}")
+            return _problem("discard-count", "cards", action.cards,
+                            say("{name} holds {cards} and must discard down to {keep}, not {left}",
+                                name=player.name, cards=count(len(player.hand), "card"), keep=KEEP_LIMIT,
+                                left=len(player.hand) - len(action.cards)))
         return None
     if action in set(options(seen)):
         return None
@@ -301,34 +316,37 @@ def check(state: GameState, action: Action) -> Problem | None:
 
 
 def _why(seen: View, action: Action) -> str:
-    """A reason for an action of the right phase that is not among the legal ones."""
+    """A reason for an action of the right phase that is not among the legal ones (in the language spoken)."""
     name = seen.own.name
     tiles = {t.road: t for t in seen.tiles}
     board = load_board()
     if isinstance(action, Draw):
         if len(seen.counters) >= SUPPLY_LIMIT:
-            return f"{name} holds {SUPPLY_LIMIT} counters: no more draws (pass)"
+            return say("{name} holds {counters}: no more draws (pass)", name=name,
+                       counters=count(SUPPLY_LIMIT, "counter"))
         if action.index is None:
-            return "the stack is empty: no blind draw"
-        return f"face-up index {action.index} is not one of 0..{len(seen.display) - 1}"
+            return say("the stack is empty: no blind draw")
+        return say("face-up index {index} is not one of 0..{last}", index=action.index, last=len(seen.display) - 1)
     if isinstance(action, Pass):
-        return f"{name} can still draw a counter: the draw phase has no pass then"
+        return say("{name} can still draw a counter: the draw phase has no pass then", name=name)
     if isinstance(action, Place | PlaceObstacle):
         connection = board.connections.get(action.road)
         if connection is None or not connection.is_road:
-            return f"{action.road} is no road: counters and obstacles go on roads only"
+            return say("{road} is no road: counters and obstacles go on roads only", road=action.road)
         if isinstance(action, PlaceObstacle):
             if not seen.own.obstacle:
-                return f"{name} has placed the obstacle of the game already"
-            return f"an obstacle goes on a road holding a counter and no obstacle, not {action.road}"
+                return say("{name} has placed the obstacle of the game already", name=name)
+            return say("an obstacle goes on a road holding a counter and no obstacle, not {road}", road=action.road)
         if action.road in tiles:
-            return f"road {action.road} already holds a counter"
+            return say("road {road} already holds a counter", road=action.road)
         if not seen.counters[action.counter]:
-            return f"{name} holds no {action.counter.title} counter"
-        return f"a {action.counter.title} counter cannot go on {action.road}, a {connection.terrain} road"
+            return say("{name} holds no {counter} counter", name=name, counter=transport_word(action.counter))
+        return say("a {counter} counter cannot go on {road}, a {terrain} road", counter=transport_word(action.counter),
+                   road=action.road, terrain=terrain_word(connection.terrain))
     if isinstance(action, Keep):
-        return f"{name} holds no unplaced {action.counter} counter to keep"
-    return f"{action} is not legal now"
+        return say("{name} holds no unplaced {counter} counter to keep", name=name,
+                   counter=transport_word(action.counter))
+    return say("{action} is not legal now", action=str(action))
 
 
 def apply(state: GameState, action: Action) -> GameState | Problem:
