@@ -45,3 +45,14 @@ def test_the_reviews_json_keeps_english_and_adds_the_text(games: Path) -> None:
     assert "text" not in english
     assert ukrainian.pop("text").startswith("greedy#1: очок ")
     assert ukrainian == english
+
+
+@pytest.mark.parametrize("lang", ["ja", "uk"])
+def test_a_practice_games_mistyped_action_is_refused_in_the_language(lang: str, tmp_path: Path,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)  # the game's record is saved here
+    result = CliRunner(env=WIDE).invoke(cli, ["play", "--seats", "me,greedy", "--seed", "3", "--lang", lang],
+                                        input="zzz\n")
+    lines = [line for line in result.output.splitlines() if "'zzz'" in line]
+    assert lines, result.output
+    assert not leaks(lines[0], spared=["'zzz'", "'blind'", "0..4"]), lines[0]

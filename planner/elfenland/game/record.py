@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from planner.common.i18n import say
 from planner.common.problems import Problem
 from planner.elfenland.game.engine import apply, new_game, position_of, scores, view
 from planner.elfenland.game.state import (
@@ -79,18 +80,19 @@ def parse_action(state: GameState, text: str) -> Action:
             return Draw(None)
         if text.isdigit():
             return Draw(int(text))
-        raise NotationError(f"draw {text!r}: give a face-up index (0..4) or 'blind'", kind="bad-draw", value=text)
+        raise NotationError(say("draw {text}: give a face-up index (0..4) or 'blind'", text=repr(text)),
+                            kind="bad-draw", value=text)
     if phase is Phase.PLAN:
         counter, at, road = text.partition("@")
         if not at:
-            raise NotationError(f"placement {text!r} must look like 'D@LAP-RIV:f', 'X@LAP-RIV:f' or 'pass'",
-                                kind="bad-placement", value=text)
+            raise NotationError(say("placement {text} must look like 'D@LAP-RIV:f', 'X@LAP-RIV:f' or 'pass'",
+                                    text=repr(text)), kind="bad-placement", value=text)
         transport, obstacle = parse_counter(counter, where="action")
         road_id = parse_connection(road, where="action").id
         if transport is None:
             return PlaceObstacle(road_id)
         if obstacle:
-            raise NotationError(f"placement {text!r} places a counter or an obstacle, not both",
+            raise NotationError(say("placement {text} places a counter or an obstacle, not both", text=repr(text)),
                                 kind="bad-placement", value=text)
         return Place(transport, road_id)
     if phase is Phase.TRAVEL:
@@ -99,7 +101,7 @@ def parse_action(state: GameState, text: str) -> Action:
         return Discard(Hand.from_str(text))
     if phase is Phase.KEEP:
         return Keep(None if text in ("", "-") else parse_transport(text, where="keep"))
-    raise NotationError(f"the game is over: no action {text!r}", kind="game-over", value=text)
+    raise NotationError(say("the game is over: no action {text}", text=repr(text)), kind="game-over", value=text)
 
 
 def build_record(states: Sequence[GameState], actions: Sequence[Action], seats: Sequence[str]) -> dict[str, Any]:
