@@ -24,7 +24,7 @@ from typing import Any, TypeVar
 
 from planner.common.limits import StopLike
 from planner.common.threads import POLL
-from planner.errors import UnsupportedError
+from planner.errors import PlannerError, UnsupportedError
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -105,6 +105,9 @@ def _result(ray: Any, ref: Any) -> Any:
     try:
         return ray.get(ref)
     except ray.exceptions.RayError as error:
+        cause = getattr(error, "cause", None)  # what the task raised, if Ray could carry it back
+        if isinstance(cause, PlannerError):
+            raise cause from None  # the planner's own error (a bot's, say), as it would be raised here
         lines = [line.strip() for line in str(error).splitlines() if line.strip()]
         cause = lines[-1] if lines else type(error).__name__
         raise UnsupportedError(f"a game failed on the Ray cluster ({cause}); every node needs this same planner "

@@ -52,6 +52,8 @@ def read_game_change(op: str, form: Form, problems: Problems) -> dict[str, Any]:
         elif names is not None and not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
             problems.add("players", "names", len(names), f"a game has {MIN_PLAYERS} to {MAX_PLAYERS} players, "
                          f"not {len(names)}")
+        elif names is not None and not all(n.strip() for n in names):
+            problems.add("blank-name", "names", ", ".join(names), "every player needs a name")
         elif names is not None and len({n.strip().lower() for n in names}) != len(names):
             problems.add("same-name", "names", ", ".join(names), "two players share a name")
         me = form.integer("me", low=0, high=MAX_PLAYERS - 1)

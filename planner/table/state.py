@@ -168,6 +168,10 @@ class TableState:
             if game is not None and not game.replaceable:
                 raise refusal("game-in-progress", "game", game.state.round, f"a game is being played (round "
                               f"{game.state.round}): finish it, or undo back to its start, before a new one")
+            if game is not None and game.state.over and self.save is not None:  # its record is the save file's
+                raise refusal("game-saved", "game", str(self.save), f"the finished game is saved in "
+                              f"{str(self.save)!r}: start the table again with another --save file for a new game, "
+                              "so that its record is kept")
             self.game, self.mode = start_game(change, self.position.rules), "game"
             return self._changed(change, said=self.game.said)
         if game is None:

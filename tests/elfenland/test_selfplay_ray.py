@@ -124,6 +124,24 @@ def test_a_game_failing_on_a_node_is_one_line_naming_the_cause(monkeypatch: pyte
     assert "No module named 'planner'" in line and "same planner" in line and "Traceback" not in line
 
 
+def test_the_planners_own_error_in_a_task_is_raised_as_it_is(monkeypatch: pytest.MonkeyPatch) -> None:
+    from planner.common.cluster import Cluster
+
+    class RayError(Exception):
+        def __init__(self, cause: Exception) -> None:
+            super().__init__(f"ray::play()\n{cause}")
+            self.cause = cause
+
+    def get(ref: Any) -> Any:
+        raise RayError(UnsupportedError("a bot of the task refused"))
+
+    task = SimpleNamespace(remote=lambda *args: object())
+    fake = SimpleNamespace(cluster_resources=lambda: {"CPU": 1}, remote=lambda fn: task, wait=lambda refs, timeout:
+                           (refs, []), get=get, cancel=lambda ref: None, exceptions=SimpleNamespace(RayError=RayError))
+    with pytest.raises(UnsupportedError, match="^a bot of the task refused$"):  # not "every node needs ..."
+        next(Cluster(fake, owned=False).map(lambda item, stop: item, [1]))
+
+
 def test_ctrl_c_while_ray_starts_stops_without_a_traceback(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     def init(**kwargs: Any) -> None:
         raise KeyboardInterrupt

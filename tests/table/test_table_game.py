@@ -222,6 +222,10 @@ def test_a_whole_game_at_the_table_ends_scored_and_replays(tmp_path: Path) -> No
     assert replay(record).ok
     refused = state.apply({"op": "game_act", "action": "pass"})
     assert [p.kind for p in refused.problems] == ["game-over"]
+    saved = (tmp_path / "game.jsonl").read_text(encoding="utf-8")
+    again = state.apply(START)  # a new game would write its record over the finished one's
+    assert [p.kind for p in again.problems] == ["game-saved"] and "another --save" in again.problems[0].message
+    assert (tmp_path / "game.jsonl").read_text(encoding="utf-8") == saved and state.game is game
 
 
 def test_a_table_game_reviews_my_decisions_only() -> None:
@@ -288,3 +292,25 @@ def test_every_action_is_said_in_the_language_spoken(lang: str) -> None:
     moves = [str(entry["action"]) for entry in DRAFT + PLANNING] + ["PPEECCUT", "Anna", "Ben"]
     for sentence in said[1:]:  # the first is the page's own (its catalogue is tested in test_table_texts.py)
         assert not leaks(sentence, spared=moves), sentence
+
+
+@pytest.mark.parametrize("change", [
+    {**START, "display": "RRRRR"}, {**START, "secret": "R"}, {**START, "display": "PEUTX"},
+    {**START, "names": ["Anna", " ", "Ben"]},
+])
+def test_a_game_cannot_start_with_a_raft_counter_or_a_blank_name(change: dict[str, Any]) -> None:
+    state = table_state()
+    refused = state.apply(change)
+    assert not refused.ok and state.game is None, refused
+
+
+@pytest.mark.parametrize("entry", [{"action": "blind", "took": "R"}, {"action": "0", "took": "R", "turned": "C"},
+                                   {"action": "0", "took": "P", "turned": "R"}, {"action": "blind", "took": "X"}])
+def test_no_raft_counter_is_taken_or_turned_up(entry: dict[str, Any]) -> None:
+    # Rafts are cards only: a raft counter the stack never held would break the game's views later (a 500 once).
+    state = table_state()
+    made(state, START)
+    version = state.version
+    refused = state.apply({"op": "game_act", **entry})
+    assert not refused.ok and state.version == version
+    assert state.game is not None and state.game.document()["turn"] == 0  # the view the page reads still builds

@@ -40,7 +40,7 @@ from planner.elfenland.game.record import Replay, _difference, parse_action, rul
 from planner.elfenland.game.record import walk as walk_engine_record
 from planner.elfenland.game.state import Action, Discard, Draw, GameRules, GameState, Keep, Pass, Phase, Player, Travel
 from planner.elfenland.local_names import town_word, transport_word
-from planner.elfenland.notation import parse_town, parse_transport
+from planner.elfenland.notation import parse_counter, parse_town, parse_transport
 from planner.elfenland.position import Hand, Position
 from planner.elfenland.rules import KEEP_LIMIT, Transport
 from planner.errors import NotationError
@@ -149,16 +149,16 @@ class TableGame:
                                 f"counters, not {len(display)}")
             faces, stack = state.display, state.stack
             for i, letter in enumerate(display):
-                faces, stack = _swap_in(faces, i, parse_transport(letter, where="display"), stack)
+                faces, stack = _swap_in(faces, i, _counter(letter, "display"), stack)
             state = replace(state, display=faces, stack=stack)
         secret = me.secret
         if entry.get("secret"):
-            counter = parse_transport(str(entry["secret"]), where="secret")
+            counter = _counter(str(entry["secret"]), "secret")
             # Two face-down counters: the one I kept face down last round (its letter is my keep's) and the new one.
             kept = [e for e in entries if e.get("phase") == "keep" and e.get("player") == self.names[self.me]]
             secret = Hand.of([counter])
             if len(me.secret) == 2 and kept:
-                secret += Hand.of([parse_transport(str(kept[-1]["action"]), where="keep")])
+                secret += Hand.of([_counter(str(kept[-1]["action"]), "keep")])
         state = _with_player(state, self.me, replace(me, hand=hand, secret=secret))
         return Played((state,), ())
 
@@ -199,7 +199,7 @@ class TableGame:
         if text.lower() != "blind" and not text.isdigit():
             return _problem("wrong-phase", "action", text, f"{self.names[state.turn]} is drawing a counter: a "
                             f"face-up slot (0..{len(state.display) - 1}), 'blind' or 'pass', not {text!r}")
-        took = parse_transport(str(entry.get("took") or ""), where="took")
+        took = _counter(str(entry.get("took") or ""), "took")
         if text.lower() == "blind":
             if not state.stack:
                 return _problem("empty-stack", "action", text, "the stack is empty: no blind draw")
@@ -219,7 +219,7 @@ class TableGame:
         if isinstance(played, Problem) or not turned or len(played.state.display) <= index:
             return played
         after = played.state
-        display, stack = _swap_in(after.display, index, parse_transport(str(turned), where="turned"), after.stack)
+        display, stack = _swap_in(after.display, index, _counter(str(turned), "turned"), after.stack)
         return Played((*played.states[:-1], replace(after, display=display, stack=stack)), played.actions)
 
     def _reveal_secret(self, state: GameState, seat: int, text: str) -> GameState:
@@ -227,7 +227,7 @@ class TableGame:
         their face-down one, now seen."""
         player = state.players[seat]
         try:
-            counter = parse_transport(text.partition("@")[0], where="action")
+            counter = _counter(text.partition("@")[0], "action")
         except NotationError:
             return state  # an obstacle ("X@...") or a bad text: the engine says what is wrong
         one = Hand.of([counter])
@@ -326,6 +326,19 @@ class TableGame:
         if text in ("", "-"):
             return say("{name} kept no counter", name=name)
         return say("{name} kept the {counter}", name=name, counter=counter(text, "keep"))
+
+
+def _counter(text: str, where: str) -> Transport:
+    """The transport counter ``text`` names (a counter the stack holds: no raft, no obstacle).
+
+    Raises:
+        NotationError: ``text`` names no transport counter.
+    """
+    transport, obstacle = parse_counter(text, where=where)  # refuses a raft: rafts are cards only
+    if transport is None or obstacle:
+        raise NotationError(say("{text} is no transport counter ({where})", text=repr(text), where=where),
+                            kind="not-a-counter", value=text)
+    return transport
 
 
 def _a(word: str) -> str:
