@@ -116,8 +116,13 @@ class Phone:
         return point[0], point[1]
 
     def tap_board(self, x: float, y: float, *, dx: float = 0, dy: float = 0) -> None:
-        """Tap the board point (x, y), moved by (dx, dy) screen pixels."""
+        """Tap the board point (x, y), moved by (dx, dy) screen pixels: scrolled to the middle of the screen first, so
+        that no sticky header, toast or screen edge takes the tap (which then fails here, not later)."""
         sx, sy = self.screen(x, y)
+        self.page.evaluate("(y) => window.scrollBy(0, y - window.innerHeight / 2)", sy + dy)
+        sx, sy = self.screen(x, y)
+        hit = self.page.evaluate("([x, y]) => !!document.elementFromPoint(x, y)?.closest('#map')", [sx + dx, sy + dy])
+        assert hit, f"the board point ({x}, {y}) is covered or off the screen"
         self.page.touchscreen.tap(sx + dx, sy + dy)
 
     def tap(self, selector: str) -> None:
