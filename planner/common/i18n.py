@@ -23,8 +23,8 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     import gettext as _gettext
 
-__all__ = ["DECIMAL_SIGN", "LANGUAGES", "N_", "choose", "format_list", "format_number", "gettext", "language",
-           "ngettext", "npgettext", "parse_language", "say", "use"]
+__all__ = ["DECIMAL_SIGN", "LANGUAGES", "N_", "catalogue", "choose", "format_list", "format_number", "gettext",
+           "language", "ngettext", "npgettext", "parse_language", "say", "use"]
 
 LANGUAGES = ("en", "uk", "pl", "cs", "ja", "ru")
 """The languages the planner speaks; English is the source of every message."""
@@ -86,18 +86,19 @@ def language() -> str:
 
 
 @functools.cache
-def _catalogue(lang: str) -> _gettext.NullTranslations:
+def catalogue(lang: str, domain: str = DOMAIN) -> _gettext.NullTranslations:
+    """The compiled gettext catalogue of ``domain`` in ``lang`` (read once; English, the source, needs none)."""
     import gettext as _gettext  # only for a language other than English, whose messages are the source
 
     if lang == "en":
         return _gettext.NullTranslations()
-    return _gettext.translation(DOMAIN, localedir=str(LOCALE_DIR), languages=[lang], fallback=True)
+    return _gettext.translation(domain, localedir=str(LOCALE_DIR), languages=[lang], fallback=True)
 
 
 def gettext(message: str) -> str:
     """``message`` in the language spoken now (the English source where a catalogue lacks it)."""
     lang = language()
-    return message if lang == "en" else _catalogue(lang).gettext(message)
+    return message if lang == "en" else catalogue(lang).gettext(message)
 
 
 def ngettext(singular: str, plural: str, n: int) -> str:
@@ -105,7 +106,7 @@ def ngettext(singular: str, plural: str, n: int) -> str:
     lang = language()
     if lang == "en":
         return singular if n == 1 else plural
-    return _catalogue(lang).ngettext(singular, plural, n)
+    return catalogue(lang).ngettext(singular, plural, n)
 
 
 def npgettext(context: str, singular: str, plural: str, n: int) -> str:
@@ -113,7 +114,7 @@ def npgettext(context: str, singular: str, plural: str, n: int) -> str:
     lang = language()
     if lang == "en":
         return singular if n == 1 else plural
-    return _catalogue(lang).npgettext(context, singular, plural, n)
+    return catalogue(lang).npgettext(context, singular, plural, n)
 
 
 def N_(message: str) -> str:  # noqa: N802 -- the gettext convention, which the extraction looks for

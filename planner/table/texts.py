@@ -13,7 +13,6 @@ sent as the ``x-elfenland-lang`` header or the ``lang`` query parameter), else t
 from __future__ import annotations
 
 import functools
-import gettext as _gettext
 import json
 from collections.abc import Mapping
 
@@ -62,17 +61,10 @@ def request_language(headers: Mapping[str, str], query: Mapping[str, str], defau
     return accepted_language(headers.get("accept-language")) or default
 
 
-@functools.cache
-def _catalogue(lang: str) -> _gettext.NullTranslations:
-    if lang == "en":
-        return _gettext.NullTranslations()
-    return _gettext.translation(DOMAIN, localedir=str(i18n.LOCALE_DIR), languages=[lang], fallback=True)
-
-
 def tt(message: str, **values: object) -> str:
     """A message of the table domain in the language spoken now, its ``{name}`` placeholders filled."""
     lang = i18n.language()
-    text = message if lang == "en" else _catalogue(lang).gettext(message)
+    text = message if lang == "en" else i18n.catalogue(lang, DOMAIN).gettext(message)
     return text.format(**values) if values else text
 
 

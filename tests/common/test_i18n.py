@@ -7,21 +7,16 @@ marked in the code but missing from a catalogue fails here, whatever the .pot fi
 from __future__ import annotations
 
 import gettext
-import io
-import string
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from babel.messages.extract import extract_from_dir
-from babel.messages.mofile import write_mo
-from babel.messages.pofile import read_po
+from catalogues import LOCALES, TRANSLATED, assert_mo_is_compiled_po, fields, po  # tests/helpers
 
 from planner.common import i18n
 
 ROOT = Path(__file__).resolve().parents[2]
-LOCALES = ROOT / "planner" / "locale"
-TRANSLATED = [lang for lang in i18n.LANGUAGES if lang != "en"]
 KEYWORDS = {"gettext": None, "ngettext": (1, 2), "npgettext": ((1, "c"), 2, 3), "N_": None, "say": None}
 
 
@@ -37,18 +32,9 @@ def _source_messages() -> set[tuple[str | tuple[str, str], str | None]]:
 SOURCE = _source_messages()
 
 
-def _catalogue(lang: str):  # type: ignore[no-untyped-def]
-    with (LOCALES / lang / "LC_MESSAGES" / "planner.po").open("rb") as f:
-        return read_po(f, locale=lang)
-
-
-def _fields(text: str) -> list[str]:
-    return sorted(f"{name}:{spec}" for _, name, spec, _ in string.Formatter().parse(text) if name is not None)
-
-
 def _pairs(lang: str) -> Iterator[tuple[str, str]]:
     """Every (source, translation) text pair of a catalogue, each plural form against the source's plural."""
-    for message in _catalogue(lang):
+    for message in po(lang, "planner"):
         if not message.id:
             continue
         if isinstance(message.id, tuple | list):
@@ -67,7 +53,7 @@ def test_the_source_has_messages() -> None:
 
 @pytest.mark.parametrize("lang", TRANSLATED)
 def test_every_message_is_translated(lang: str) -> None:
-    catalogue = _catalogue(lang)
+    catalogue = po(lang, "planner")
     missing = []
     for message, context in sorted(SOURCE, key=str):
         key = message[0] if isinstance(message, tuple) else message
@@ -81,7 +67,7 @@ def test_every_message_is_translated(lang: str) -> None:
 
 @pytest.mark.parametrize("lang", TRANSLATED)
 def test_translations_keep_the_placeholders(lang: str) -> None:
-    wrong = [(source, text) for source, text in _pairs(lang) if text and _fields(source) != _fields(text)]
+    wrong = [(source, text) for source, text in _pairs(lang) if text and fields(source) != fields(text)]
     # a singular form may say "1" in words only where the source's singular has no {n}: never here
     assert not wrong, wrong
 
@@ -123,7 +109,4 @@ def test_towns_counted_in_each_language(lang: str) -> None:
 
 @pytest.mark.parametrize("lang", TRANSLATED)
 def test_the_shipped_mo_is_the_compiled_po(lang: str) -> None:
-    compiled = io.BytesIO()
-    write_mo(compiled, _catalogue(lang), use_fuzzy=False)
-    assert (LOCALES / lang / "LC_MESSAGES" / "planner.mo").read_bytes() == compiled.getvalue(), (
-        f"run: pybabel compile -d planner/locale -D planner -l {lang}")
+    assert_mo_is_compiled_po(lang, "planner")

@@ -5,21 +5,17 @@ its ``Accept-Language``, else the table's language, the structured refusals too.
 from __future__ import annotations
 
 import gettext
-import io
 import json
 import shutil
-import string
 import subprocess
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 from babel import Locale
 from babel.messages.extract import extract_from_dir
 from babel.messages.frontend import parse_mapping_cfg
-from babel.messages.mofile import write_mo
-from babel.messages.pofile import read_po
+from catalogues import LOCALES, TRANSLATED, assert_mo_is_compiled_po, fields, po  # tests/helpers
 from starlette.testclient import TestClient
 
 from planner.common import i18n
@@ -30,8 +26,6 @@ from planner.table.state import TableState
 from planner.table.texts import accepted_language, request_language
 
 ROOT = Path(__file__).resolve().parents[2]
-LOCALES = ROOT / "planner" / "locale"
-TRANSLATED = [lang for lang in i18n.LANGUAGES if lang != "en"]
 KEYWORDS = {"t": None, "tn": (1, 2), "N_": None, "tt": None, "tt_mark": None}
 """The keywords of the table domain's extraction (docs/languages.md): the script's t/tn/N_, the server's tt."""
 NUMBERS = [0, 1, 2, 5, 21, 22, 25, 111]
@@ -50,15 +44,6 @@ def _source() -> set[str]:
 SOURCE = _source()
 
 
-def _catalogue(lang: str) -> Any:
-    with (LOCALES / lang / "LC_MESSAGES" / "table.po").open("rb") as f:
-        return read_po(f, locale=lang)
-
-
-def _fields(text: str) -> list[str]:
-    return sorted(f"{name}:{spec}" for _, name, spec, _ in string.Formatter().parse(text) if name is not None)
-
-
 def test_the_page_script_html_and_server_all_give_messages() -> None:
     assert "{n} town" in SOURCE  # the script's tn()
     assert "Why this route?" in SOURCE  # the HTML's texts and labels
@@ -70,7 +55,7 @@ def test_the_page_script_html_and_server_all_give_messages() -> None:
 
 @pytest.mark.parametrize("lang", TRANSLATED)
 def test_every_page_message_is_translated_with_its_placeholders(lang: str) -> None:
-    catalogue = _catalogue(lang)
+    catalogue = po(lang, "table")
     missing, wrong = [], []
     for key in sorted(SOURCE):
         entry = catalogue.get(key)
@@ -83,17 +68,14 @@ def test_every_page_message_is_translated_with_its_placeholders(lang: str) -> No
         if len(forms) == 1 and isinstance(entry.id, tuple):
             sources = [entry.id[1]]  # one form (Japanese): it must say all the plural's placeholders
         wrong += [(source, form) for source, form in zip(sources, forms, strict=True)
-                  if _fields(source) != _fields(form)]
+                  if fields(source) != fields(form)]
     assert not missing, f"{lang}: untranslated {missing}"
     assert not wrong, wrong
 
 
 @pytest.mark.parametrize("lang", TRANSLATED)
 def test_the_shipped_mo_is_the_compiled_po(lang: str) -> None:
-    compiled = io.BytesIO()
-    write_mo(compiled, _catalogue(lang), use_fuzzy=False)
-    assert (LOCALES / lang / "LC_MESSAGES" / "table.mo").read_bytes() == compiled.getvalue(), (
-        f"run: pybabel compile -d planner/locale -D table -l {lang}")
+    assert_mo_is_compiled_po(lang, "table")
 
 
 CATEGORIES = {  # each catalogue's plural forms in order, as CLDR names them (Babel's Plural-Forms writes them so)
