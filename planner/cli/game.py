@@ -13,7 +13,16 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 from rich.text import Text
 
-from planner.cli.conventions import CONTEXT, EXIT_INPUT, EXIT_STOPPED, err, fail, json_option, out, stop_on_ctrl_c
+from planner.cli.conventions import (
+    CONTEXT,
+    EXIT_INPUT,
+    EXIT_STOPPED,
+    err,
+    handle_errors,
+    json_option,
+    out,
+    stop_on_ctrl_c,
+)
 from planner.common.i18n import N_, format_list, format_number, gettext, ngettext, say
 from planner.common.threads import cores
 from planner.elfenland.counts import count
@@ -23,7 +32,7 @@ from planner.elfenland.game.selfplay import Game, jobs_for, selfplay, summary
 from planner.elfenland.game.state import GameRules
 from planner.elfenland.game.table import replay as replay_record  # any record, a table's game too
 from planner.elfenland.rules import Rules
-from planner.errors import NotationError, UnsupportedError
+from planner.errors import NotationError
 
 if TYPE_CHECKING:
     from planner.common.cluster import Cluster
@@ -60,6 +69,7 @@ def _seats(text: str) -> tuple[str, ...]:
 @click.option("--home", is_flag=True, help="Play the home-town variant (a secret home-town card each).")
 @click.option("--new-display", is_flag=True, help="Turn up five new face-up counters each round.")
 @json_option
+@handle_errors  # a game that fails on a Ray cluster (or a bot's own error): its message, the records so far kept
 def selfplay_command(games: int, seats: str, seed: int, jobs: int | None, ray_address: str | None,
                      out_path: Path | None, rule_text: str, home: bool, new_display: bool, as_json: bool) -> None:
     """Seeded games between bots, each seed in every rotation of the seats: mean points, win rates, and each seat's
@@ -104,8 +114,6 @@ def selfplay_command(games: int, seats: str, seed: int, jobs: int | None, ray_ad
                     handle.flush()
                 progress.advance(task)
             stopped = stopped or stop.is_set()
-    except UnsupportedError as error:  # a game failed on a Ray cluster: the records so far are kept
-        fail(error)
     finally:
         if handle is not None:
             handle.close()
@@ -131,9 +139,7 @@ def _cluster(address: str) -> Cluster:
     from planner.common.cluster import connect
 
     try:
-        return connect(address)
-    except UnsupportedError as error:
-        fail(error)
+        return connect(address)  # why not, if not: an UnsupportedError, which handle_errors says
     except KeyboardInterrupt:  # Ctrl-C while Ray starts (a few seconds): no game played, nothing written
         err().print(Text(gettext("stopped before the cluster was reached: no games played")))
         sys.exit(EXIT_STOPPED)
