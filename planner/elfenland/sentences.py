@@ -16,8 +16,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from planner.common import i18n
-from planner.common.i18n import N_, format_list, format_number
+from planner.common.i18n import N_, format_list, format_number, say
 from planner.elfenland.explain import count, count_as, count_part, verdict
 from planner.elfenland.local_names import cards_words, town_word, transport_word
 from planner.elfenland.plan import Plan
@@ -36,11 +35,6 @@ __all__ = ["MINUS", "about", "about_change", "amount", "change", "count", "draw_
            "signed", "spread", "tied", "worst_reply"]
 
 MINUS = "\N{MINUS SIGN}"
-
-
-def say(template: str, /, **values: object) -> str:
-    """One sentence: ``template`` in the language spoken now, its named placeholders filled."""
-    return i18n.say(template, **values)
 
 
 # -- numbers ----------------------------------------------------------------------------------------------------
