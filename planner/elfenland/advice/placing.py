@@ -235,18 +235,19 @@ def place_now(position: Position, *, replies: int = 1, solver: str = "auto", lim
         # nothing away, and nothing better is possible (any plan after it is one of the position before).
         return start, _walked(start, joint.plan, move) or plan(start)
 
+    starts = {move: after(move) for move in moves}  # each once: the ordering below and the maximin both need it
     order = moves
     if replies == 1 and len(moves) > 1:
         # Best first: each move's first reply (which trying it starts with anyway; the cache keeps its solve) bounds
         # its worst from above, and the move with the best bound, tried first, refutes the others soonest. The
         # advice is the same in any order: a move whose worst is the best one is never refuted.
-        bounds = {move: _against_replies(*after(move), move, 1, plan, _NEVER, passing.replies).worst
+        bounds = {move: _against_replies(*starts[move], move, 1, plan, _NEVER, passing.replies).worst
                   for move in moves}
         order = sorted(moves, key=lambda m: bounds[m], reverse=True)
     for move in order:
         # A placement worse than passing is never advised (passing wins then): passing's worst is a floor too.
         floor = passing.worst if best is None else max(best.worst, passing.worst)
-        candidate = _against_replies(*after(move), move, replies, plan, floor, passing.replies)
+        candidate = _against_replies(*starts[move], move, replies, plan, floor, passing.replies)
         found[move] = candidate
         if not candidate.refuted and (best is None or contested(candidate) > contested(best)):
             best = candidate
