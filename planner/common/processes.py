@@ -7,10 +7,11 @@ what has not started, and falls back on working in this process when the workers
 interpreter reading its program from stdin, whose ``__main__`` a new process cannot import again).
 
 Workers cost something to start, so :func:`workers_for` decides whether a batch is worth them at all: a worker is
-added only when the work it takes over outweighs its start. Starting is made cheap where it is safe: a ``fork``
-of this process (its modules already loaded, a few milliseconds a worker) while this process runs no other thread
-and has not loaded OR-Tools (a fork of a process that has can inherit a held lock); otherwise a fork server that
-loads the work's module once, before it forks the workers. Workers leave Ctrl-C to the parent.
+added only when the work it takes over outweighs its start. This process works beside its workers (it takes the
+chunks none of them has started), so ``jobs`` processes keep ``jobs`` cores busy. Starting is made cheap where it
+is safe: a ``fork`` of this process (its modules already loaded, a few milliseconds a worker) while this process
+runs no other thread and has not loaded OR-Tools (a fork of a process that has can inherit a held lock); otherwise
+a fork server that loads the work's module once, before it forks the workers. Workers leave Ctrl-C to the parent.
 """
 
 from __future__ import annotations
@@ -48,23 +49,23 @@ MAX_CHUNK = 32
 GAIN = 0.85
 """A batch takes another worker only if its estimated time falls below this share of the time without it."""
 
-_worker_stop: Any = None
-
-
 def workers_for(costs: Sequence[float], *, cores: int, start: float, handoff: float = 0.0) -> int:
-    """How many worker processes the items of estimated ``costs`` (seconds each) are worth on ``cores`` cores:
-    1 (work here, start nothing) unless more workers cut the estimated time below :data:`GAIN` of the best so far.
+    """How many processes should share the items of estimated ``costs`` (seconds each) on ``cores`` cores, this
+    one included: 1 (work here, start nothing) unless more cut the estimated time below :data:`GAIN` of the best
+    so far.
 
-    ``start`` is one worker's start-up (they start one after another), ``handoff`` the cost per item of sending
-    it and its result between processes. With ``w`` workers a batch is estimated at ``w * start + n * handoff +
-    max(largest item, total / w)``; pure, so that the choice is tested without timing anything.
+    ``start`` is one worker's start-up (they start one after another while this process already works),
+    ``handoff`` the cost per item of sending it and its result between processes. With ``w`` processes a batch
+    is estimated at ``max(largest item, (total + n * handoff) / w + start * (w - 1) / 2)``: this process works
+    from the first moment, the k-th worker from ``k * start``. Pure, so that the choice is tested without timing
+    anything.
     """
     if not costs:
         return 1
     total, largest = sum(costs), max(costs)
     best, best_time = 1, total
     for workers in range(2, min(cores, len(costs)) + 1):
-        estimate = workers * start + len(costs) * handoff + max(largest, total / workers)
+        estimate = max(largest, (total + len(costs) * handoff) / workers + start * (workers - 1) / 2)
         if estimate < GAIN * best_time:
             best, best_time = workers, estimate
     return best
@@ -98,16 +99,6 @@ def start_seconds() -> float:
     return FORK_START if _can_fork() else SERVER_START
 
 
-def _worker_init(stop: Any) -> None:
-    global _worker_stop
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    _worker_stop = stop
-
-
-def _call(fn: Callable[[T, StopLike | None], R], chunk: list[T]) -> list[R]:
-    return [fn(item, _worker_stop) for item in chunk]
-
-
 def chunk_sizes(items: int, workers: int) -> list[int]:
     """How ``items`` travel to ``workers``: the sizes of the chunks in turn (see :data:`CHUNKS_PER_WORKER`,
     :data:`MAX_CHUNK`)."""
@@ -139,39 +130,100 @@ def _context(fn: Callable[..., Any]) -> Any:
 
 def ordered_map(fn: Callable[[T, StopLike | None], R], items: Iterable[T], *, jobs: int,
                 stop: StopLike | None = None) -> Iterator[R]:
-    """``fn(item, stop)`` for each item, in order, in up to ``jobs`` processes (here when ``jobs`` is 1 or there is
-    one item). ``fn`` must be a module-level function and the items picklable; ``stop`` (another thread's) reaches
-    the workers as the ``stop`` they are given. Items travel to the workers in chunks (:func:`chunk_sizes`), and a
-    chunk's results come back together.
+    """``fn(item, stop)`` for each item, in order, computed by ``jobs`` processes: this one and ``jobs - 1``
+    workers (all here when ``jobs`` is 1 or there is one item). ``fn`` must be a module-level function and the
+    items picklable; ``stop`` (another thread's) reaches the workers as the ``stop`` they are given. An exception
+    of ``fn`` is raised in its item's turn, after the results before it.
+
+    The items are cut into chunks (:func:`chunk_sizes`) that every process, this one included, takes in turn from
+    a shared counter as soon as it is free: nobody waits for a chunk held for it in advance, and every process
+    ends on the smallest chunks. A chunk's results come back together. Should the workers die, what they did not
+    deliver is computed here.
     """
     todo = list(items)
     if jobs <= 1 or len(todo) <= 1:
         for item in todo:
             yield fn(item, stop)
         return
-    from concurrent.futures import ProcessPoolExecutor, wait  # a batch's cost only: a single solve never loads it
-    from concurrent.futures.process import BrokenProcessPool
+    import queue  # a batch's cost only: a single solve never loads these
 
     context = _context(fn)
+    processes = min(jobs, len(todo))
+    starts = list(itertools.accumulate(chunk_sizes(len(todo), processes), initial=0))
+    chunks = [todo[a:b] for a, b in itertools.pairwise(starts)]
     shared = context.Event()
-    workers = min(jobs, len(todo))
-    pool = ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_worker_init,
-                               initargs=(shared,))
-    done = 0
+    taken = context.Value("i", 0)
+    results = context.Queue()
+    workers = [context.Process(target=_drain, args=(fn, chunks, taken, results, shared), daemon=True)
+               for _ in range(processes - 1)]
+    arrived: dict[int, tuple[bool, Any]] = {}  # chunk -> (whether fn returned, its results or its exception)
+
+    def receive(timeout: float | None) -> None:
+        try:
+            index, ok, value = results.get(timeout=timeout) if timeout else results.get_nowait()
+        except queue.Empty:
+            return
+        arrived[index] = (ok, value)
+
     try:
-        starts = list(itertools.accumulate(chunk_sizes(len(todo), workers), initial=0))
-        futures = [pool.submit(_call, fn, todo[a:b]) for a, b in itertools.pairwise(starts)]
-        for future in futures:
-            while not future.done():
+        for worker in workers:
+            try:
+                worker.start()
+            except OSError:  # no more processes: the others, and this one, do the work
+                break
+        for turn in range(len(chunks)):
+            while turn not in arrived:
                 if stop is not None and stop.is_set():
                     shared.set()
-                wait([future], timeout=POLL * 5)
-            for result in future.result():
-                done += 1
-                yield result
-    except BrokenProcessPool:
-        for item in todo[done:]:
-            yield fn(item, stop)
+                receive(None)
+                if turn in arrived:
+                    break
+                mine = _take(taken, len(chunks))
+                if mine is not None:
+                    arrived[mine] = _run(fn, chunks[mine], stop)
+                elif not any(worker.is_alive() for worker in workers):
+                    receive(POLL)  # what a worker sent before it ended, else (it died) this process does it
+                    if turn not in arrived:
+                        arrived[turn] = _run(fn, chunks[turn], stop)
+                else:
+                    receive(POLL * 5)
+            ok, value = arrived.pop(turn)
+            if not ok:
+                raise value
+            yield from value
     finally:
-        shared.set()  # stop what still runs if the caller stopped early
-        pool.shutdown(wait=True, cancel_futures=True)
+        shared.set()  # stop what still runs if the caller stopped early, and hand out no more chunks
+        with taken.get_lock():
+            taken.value = len(chunks)
+        started = [worker for worker in workers if worker.pid is not None]
+        while any(worker.is_alive() for worker in started):
+            receive(POLL)  # keep the queue flowing: a worker ends only once what it sent has left it
+        for worker in started:
+            worker.join()
+        results.close()
+
+
+def _take(taken: Any, count: int) -> int | None:
+    """The next chunk nobody has taken (and take it), or None when all are."""
+    with taken.get_lock():
+        index = taken.value
+        if index >= count:
+            return None
+        taken.value = index + 1
+        return int(index)
+
+
+def _run(fn: Callable[[T, StopLike | None], R], chunk: list[T], stop: StopLike | None) -> tuple[bool, Any]:
+    try:
+        return True, [fn(item, stop) for item in chunk]
+    except Exception as error:  # raised in the item's turn, in the caller's process
+        return False, error
+
+
+def _drain(fn: Callable[[T, StopLike | None], R], chunks: list[list[T]], taken: Any, results: Any,
+           stop: Any) -> None:
+    """A worker: chunks in turn until none is left, each one's results sent back with its number."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's, which passes it on as ``stop``
+    while (index := _take(taken, len(chunks))) is not None:
+        ok, value = _run(fn, chunks[index], stop)
+        results.put((index, ok, value))

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import threading
 
 from planner.common.limits import StopLike
@@ -51,12 +50,3 @@ def test_the_callers_stop_reaches_the_worker_processes() -> None:
     stop = threading.Event()
     stop.set()
     assert list(ordered_map(waits_for_the_stop, [1, 2, 3], jobs=2, stop=stop)) == [(1, True), (2, True), (3, True)]
-
-
-def pid(item: int, stop: StopLike | None) -> int:
-    """The process that worked the item."""
-    return os.getpid()
-
-
-def test_more_than_one_job_works_in_other_processes() -> None:
-    assert os.getpid() not in set(ordered_map(pid, range(4), jobs=2))

@@ -5,6 +5,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 import threading
+import time
 
 import pytest
 
@@ -14,17 +15,19 @@ from planner.common.processes import ordered_map, workers_for
 
 
 def test_no_workers_for_work_smaller_than_their_start() -> None:
-    # ten items of 5 ms: 50 ms of work; two workers cost 2 x 20 ms to start, then 25 ms: 65 ms > 50 ms
-    assert workers_for([0.005] * 10, cores=2, start=0.02) == 1
+    # ten items of 2 ms: 20 ms of work; shared with a worker that joins after 20 ms: 10 + 10 = 20 ms > 0.85 x 20
+    assert workers_for([0.002] * 10, cores=2, start=0.02) == 1
     assert workers_for([], cores=8, start=0.0) == 1
     assert workers_for([10.0], cores=8, start=0.0) == 1  # one item cannot be shared
 
 
 def test_workers_when_the_work_outweighs_their_start() -> None:
-    # 300 items of 10 ms: 3 s alone; two workers 2 x 0.02 + 300 x 0.001 + 1.5 = 1.84 s < 0.85 x 3 s
+    # 300 items of 10 ms: 3 s alone; with a worker (3 + 300 x 0.001) / 2 + 0.02 / 2 = 1.66 s < 0.85 x 3 s
     assert workers_for([0.01] * 300, cores=2, start=0.02, handoff=0.001) == 2
-    # the same batch behind a half-second fork server: 1 + 0.3 + 1.5 = 2.8 s is not worth it
-    assert workers_for([0.01] * 300, cores=2, start=0.5, handoff=0.001) == 1
+    # this process works while a half-second fork server starts: (3 + 0.3) / 2 + 0.25 = 1.9 s is still worth it
+    assert workers_for([0.01] * 300, cores=2, start=0.5, handoff=0.001) == 2
+    # but not for 300 items of 1 ms: (0.3 + 0.3) / 2 + 0.25 = 0.55 s > 0.3 s
+    assert workers_for([0.001] * 300, cores=2, start=0.5, handoff=0.001) == 1
 
 
 def test_never_more_workers_than_cores_or_items() -> None:
@@ -88,3 +91,50 @@ def test_items_travel_in_chunks_that_shrink_to_single_items_at_the_end() -> None
 def test_chunked_items_keep_their_order_across_chunk_ends() -> None:
     assert processes.chunk_sizes(150, 2)[:2] == [18, 16]
     assert list(ordered_map(_square, range(150), jobs=2)) == [i * i for i in range(150)]
+
+
+def _pid(item: int, stop: StopLike | None) -> int:
+    time.sleep(0.002)  # long enough for the pool to hand the worker its first chunks (a sleep lets its thread run)
+    return os.getpid()
+
+
+def test_this_process_shares_the_work_with_its_workers() -> None:
+    # two jobs are this process and one worker: a bystander parent would leave one of two cores idle
+    pids = list(ordered_map(_pid, range(200), jobs=2))
+    assert os.getpid() in pids
+    assert len(set(pids)) == 2
+
+
+def _fails_at_five(item: int, stop: StopLike | None) -> int:
+    if item == 5:
+        raise ValueError("five")
+    return item
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_an_error_is_raised_in_its_items_turn(jobs: int) -> None:
+    seen: list[int] = []
+    with pytest.raises(ValueError, match="five"):
+        for result in ordered_map(_fails_at_five, range(40), jobs=jobs):
+            seen.append(result)
+    assert seen == [0, 1, 2, 3, 4]
+
+
+_PARENT = os.getpid()
+
+
+def _dies_in_a_worker(item: int, stop: StopLike | None) -> int:
+    if os.getpid() != _PARENT:
+        os._exit(3)  # a worker killed mid-chunk: what it took never comes back
+    return item * 2
+
+
+def test_what_dead_workers_took_is_done_here() -> None:
+    assert list(ordered_map(_dies_in_a_worker, range(30), jobs=2)) == [i * 2 for i in range(30)]
+
+
+def test_a_caller_that_stops_early_leaves_no_worker_behind() -> None:
+    before = multiprocessing.active_children()
+    for _ in ordered_map(_pid, range(400), jobs=2):
+        break
+    assert multiprocessing.active_children() == before
