@@ -45,7 +45,7 @@ __all__ = ["route"]
 #: Plans solved for the keep advice: the routes as good as the best are its choices of end town.
 KEEP_CHOICES = 6
 
-PROBE = 0.05
+PROBE = 0.01
 """Seconds of solving in this process before a batch decides whether workers are worth starting."""
 
 HANDOFF = 0.0015
@@ -119,13 +119,16 @@ def _outcomes(jobs: list[_Job], workers: int | None, stop: threading.Event) -> I
         if len(jobs) <= 1:  # nothing left to share
             yield from (_solve_one(job, stop) for job in jobs)
             return
-        import statistics
+        from planner.common.processes import FORK_START, idle_cores, start_seconds, workers_for  # for a batch only
 
-        from planner.common.processes import idle_cores, start_seconds, workers_for  # for a batch only
-
-        each = statistics.median(times[1:] or times)
+        sample = sorted(times[1:] or times)
+        costs = [sample[len(sample) // 2]] * len(jobs)
         handoff = HANDOFF_DOCUMENT if jobs[0].document else HANDOFF
-        workers = workers_for([each] * len(jobs), cores=idle_cores(), start=start_seconds(), handoff=handoff)
+        cores = idle_cores()
+        # the cheapest start first: most small batches are settled before multiprocessing is even imported
+        workers = workers_for(costs, cores=cores, start=FORK_START, handoff=handoff)
+        if workers > 1:
+            workers = workers_for(costs, cores=cores, start=start_seconds(), handoff=handoff)
     if workers <= 1:
         yield from (_solve_one(job, stop) for job in jobs)
         return
