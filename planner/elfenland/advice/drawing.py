@@ -88,7 +88,7 @@ def advise_draw(position: Position, *, solver: str = "auto", limit: Limit = ADVI
     # With a counter more, a joint solve takes about as long again as without (up to three times): the estimate
     # that decides whether worker processes pay.
     solutions = cached_joints([with_counter(t) for t in first], solver=solver, limit=limit, stop=stop, seed=seed,
-                              each=2 * solved.elapsed)
+                              each=2 * solved.elapsed, spare=[with_counter(t) for t in drawn if above[t]])
     plans = {t: solution.plan for t, solution in zip(first, solutions, strict=True)}
     for t in sorted((t for t in drawn if above[t]), key=lambda t: -len(COSTS[t])):
         # Between my plan now and the plan with a counter that can do all it does: equal to both when those are.

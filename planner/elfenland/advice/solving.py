@@ -89,11 +89,15 @@ def _remember(key: Hashable, position: Position, solution: Solution) -> None:
 
 
 def cached_joints(positions: Sequence[Position], *, solver: str, limit: Limit, stop: StopLike | None, seed: int,
-                  each: float) -> list[Solution]:
+                  each: float, spare: Sequence[Position] = ()) -> list[Solution]:
     """:func:`cached_joint` of every position (one plan each), in order; those not in the cache side by side in
     forks of this process when their estimated cost (``each`` seconds apiece) pays for starting them
     (:func:`~planner.common.processes.workers_for`) and a fork is safe (no other thread, no OR-Tools loaded), their
     proven solutions then kept here too. The answers are the same in one process or several.
+
+    ``spare`` positions, which the caller may ask for next, join a batch that is shared between processes (and are
+    cached): there they mostly fill a process's idle turn at the end, where after the batch they would be solved
+    one after another.
 
     Raises:
         IllegalPositionError: a position breaks the rules.
@@ -112,7 +116,9 @@ def cached_joints(positions: Sequence[Position], *, solver: str, limit: Limit, s
     jobs = workers_for([each] * len(missing), cores=idle_cores(), start=FORK_START) \
         if forks and len(missing) > 1 else 1
     if jobs > 1:
-        first = {key(p): p for p in reversed(positions)}  # the first position asked for each key
+        with _lock:
+            missing += [k for k in dict.fromkeys(key(p) for p in spare) if k not in _cache and k not in missing]
+        first = {key(p): p for p in reversed([*positions, *spare])}  # the first position asked for each key
         tasks = [(first[k], solver, limit, seed) for k in missing]
         for k, solution in zip(missing, ordered_map(_solve_task, tasks, jobs=jobs, stop=stop), strict=True):
             if solution.proven:
