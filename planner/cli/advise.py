@@ -15,6 +15,7 @@ from planner.cli.conventions import (
     handle_errors,
     json_option,
     seed_option,
+    still_status,
     stop_on_ctrl_c,
 )
 from planner.cli.positions import overrides_from, position_options, solver_options
@@ -86,7 +87,7 @@ def draw(source: str | None, solver: str, limit: Limit, seed: int, as_json: bool
       elfenland draw --at elv --hand DDCURRPT --supply E --display PUTTD
     """
     position = read_position(source, overrides_from(kwargs))
-    with stop_on_ctrl_c() as stop, err().status(gettext("planning with each counter…")):
+    with stop_on_ctrl_c() as stop, still_status(gettext("planning with each counter…")):
         from planner.elfenland.advice.drawing import advise_draw
 
         advice = advise_draw(position, solver=solver, limit=limit, stop=stop, seed=seed)

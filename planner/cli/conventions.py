@@ -46,7 +46,7 @@ __all__ = [
     "EXIT_BUG", "EXIT_INPUT", "EXIT_NO_PLAN", "EXIT_STOPPED", "MAX_SEED", "PlannerCliError", "Pictures",
     "PositionCommand", "SecondsType", "SpeakingGroup", "WholeNumber", "answer", "err", "exit_code", "fail", "finish",
     "handle_errors", "json_option", "lang_option", "limit_from", "limit_options", "out", "picture_options",
-    "seed_option", "speaking", "stop_on_ctrl_c", "writing",
+    "seed_option", "speaking", "still_status", "stop_on_ctrl_c", "writing",
 ]
 
 EXIT_BUG, EXIT_INPUT, EXIT_NO_PLAN, EXIT_STOPPED = 1, 2, 3, 130
@@ -114,6 +114,17 @@ def handle_errors(func: Callable[..., Any]) -> Callable[..., Any]:
             fail(error)
 
     return wrapper
+
+
+@contextmanager
+def still_status(text: str) -> Iterator[None]:
+    """A status line on standard error while the block runs, cleared after it, drawn once and so without the
+    spinner's thread: work under it may fork worker processes (a fork is refused while another thread runs), which
+    a sub-second command such as ``draw`` needs more than an animation."""
+    from rich.live import Live
+
+    with Live(Text(text), console=err(), auto_refresh=False, transient=True):
+        yield
 
 
 @contextmanager

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
+import pytest
 from click.testing import CliRunner, Result
 
 from planner.cli import cli
@@ -92,3 +96,25 @@ def test_route_can_say_what_to_keep_for_the_next_round() -> None:
     last = run("route", "- ELV DD - 4", "--keep", "--json")
     assert json.loads(last.stdout)["keep"] is None  # no next round after the last
     assert "for the next round" in run("route", str(SCENARIOS / "01-first-steps.toml"), "--keep").stdout
+
+
+def test_the_draws_status_line_runs_no_thread_so_its_solves_may_fork(monkeypatch: pytest.MonkeyPatch) -> None:
+    # a fork is refused while another thread runs: rich's spinner would keep the draw's joint solves in one process
+    from planner.cli import advise, conventions
+    from planner.common import processes
+
+    seen: list[float] = []
+    real = conventions.still_status
+
+    def watched(text: str) -> Any:
+        @contextlib.contextmanager
+        def inside() -> Iterator[None]:
+            with real(text):
+                seen.append(processes.start_seconds())
+                yield
+        return inside()
+
+    monkeypatch.setattr(advise, "still_status", watched)
+    result = CliRunner().invoke(cli, ["draw", "- ELV PECUTDRR - 1 supply=EUT,display=PUTTD"])
+    assert result.exit_code == 0, result.output
+    assert seen == [processes.FORK_START]
