@@ -17,14 +17,19 @@ a fork server that loads the work's module once, before it forks the workers. Wo
 from __future__ import annotations
 
 import itertools
+import math
 import signal
 import sys
 import threading
+import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, TypeVar
 
 from planner.common.limits import StopLike
 from planner.common.threads import POLL
+
+_in_worker = False
+"""Set in a worker process: its own :func:`ordered_map` calls work there, not in workers of their own."""
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -45,6 +50,10 @@ chunk while the others wait (guided scheduling)."""
 
 MAX_CHUNK = 32
 """The most items in one chunk: the first answers are not held back for long."""
+
+STOP_WAIT = 5.0
+"""Seconds the workers get to finish their chunks after the caller stopped early (they see its stop), before they
+are terminated."""
 
 GAIN = 0.85
 """A batch takes another worker only if its estimated time falls below this share of the time without it."""
@@ -87,11 +96,12 @@ def idle_cores() -> int:
 
 
 def _can_fork() -> bool:
-    """Whether a fork of this process is safe: POSIX fork, no other thread running, OR-Tools not loaded."""
+    """Whether a fork of this process is safe: POSIX fork, no other thread running, OR-Tools not loaded, and not
+    itself a worker (whose cores its parent has already shared out)."""
     import multiprocessing
 
-    return ("fork" in multiprocessing.get_all_start_methods() and threading.active_count() == 1
-            and "ortools" not in sys.modules)
+    return (not _in_worker and "fork" in multiprocessing.get_all_start_methods()
+            and threading.active_count() == 1 and "ortools" not in sys.modules)
 
 
 def start_seconds() -> float:
@@ -141,7 +151,7 @@ def ordered_map(fn: Callable[[T, StopLike | None], R], items: Iterable[T], *, jo
     deliver is computed here.
     """
     todo = list(items)
-    if jobs <= 1 or len(todo) <= 1:
+    if jobs <= 1 or len(todo) <= 1 or _in_worker:  # a worker's own work is not shared out again
         for item in todo:
             yield fn(item, stop)
         return
@@ -158,13 +168,22 @@ def ordered_map(fn: Callable[[T, StopLike | None], R], items: Iterable[T], *, jo
                for _ in range(processes - 1)]
     arrived: dict[int, tuple[bool, Any]] = {}  # chunk -> (whether fn returned, its results or its exception)
 
-    def receive(timeout: float | None) -> None:
+    reading = False  # set while a message is read: one broken off (Ctrl-C) leaves the queue unreadable
+
+    def receive(timeout: float | None) -> bool:
+        """One message into ``arrived`` (waiting up to ``timeout`` seconds; None: only if one is there)."""
+        nonlocal reading
+        reading = True
         try:
             index, ok, value = results.get(timeout=timeout) if timeout else results.get_nowait()
         except queue.Empty:
-            return
+            return False
+        finally:
+            reading = False
         arrived[index] = (ok, value)
+        return True
 
+    finished = False
     try:
         for worker in workers:
             try:
@@ -182,7 +201,8 @@ def ordered_map(fn: Callable[[T, StopLike | None], R], items: Iterable[T], *, jo
                 if mine is not None:
                     arrived[mine] = _run(fn, chunks[mine], stop)
                 elif not any(worker.is_alive() for worker in workers):
-                    receive(POLL)  # what a worker sent before it ended, else (it died) this process does it
+                    while receive(POLL):  # all the ended workers sent; what is still missing, one died with
+                        pass
                     if turn not in arrived:
                         arrived[turn] = _run(fn, chunks[turn], stop)
                 else:
@@ -191,14 +211,20 @@ def ordered_map(fn: Callable[[T, StopLike | None], R], items: Iterable[T], *, jo
             if not ok:
                 raise value
             yield from value
+        finished = True
     finally:
         shared.set()  # stop what still runs if the caller stopped early, and hand out no more chunks
         with taken.get_lock():
             taken.value = len(chunks)
         started = [worker for worker in workers if worker.pid is not None]
-        while any(worker.is_alive() for worker in started):
-            receive(POLL)  # keep the queue flowing: a worker ends only once what it sent has left it
+        if finished or not reading:
+            # keep the queue flowing: a worker ends only once what it sent has left it
+            deadline = math.inf if finished else time.monotonic() + STOP_WAIT
+            while any(worker.is_alive() for worker in started) and time.monotonic() < deadline:
+                receive(POLL)
         for worker in started:
+            if worker.is_alive():  # the caller stopped early: what still runs is not wanted
+                worker.terminate()
             worker.join()
         results.close()
 
@@ -223,7 +249,22 @@ def _run(fn: Callable[[T, StopLike | None], R], chunk: list[T], stop: StopLike |
 def _drain(fn: Callable[[T, StopLike | None], R], chunks: list[list[T]], taken: Any, results: Any,
            stop: Any) -> None:
     """A worker: chunks in turn until none is left, each one's results sent back with its number."""
+    global _in_worker
+    _in_worker = True
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's, which passes it on as ``stop``
     while (index := _take(taken, len(chunks))) is not None:
         ok, value = _run(fn, chunks[index], stop)
+        if not ok:
+            value = _sendable(value)
         results.put((index, ok, value))
+
+
+def _sendable(error: Exception) -> Exception:
+    """``error``, or where it would not come back whole through a pipe, a RuntimeError that says what it was."""
+    import pickle
+
+    try:
+        pickle.loads(pickle.dumps(error))
+    except Exception:
+        return RuntimeError(f"{type(error).__name__}: {error}")
+    return error

@@ -6,6 +6,7 @@ import multiprocessing
 import os
 import threading
 import time
+from pathlib import Path
 
 import pytest
 
@@ -138,3 +139,51 @@ def test_a_caller_that_stops_early_leaves_no_worker_behind() -> None:
     for _ in ordered_map(_pid, range(400), jobs=2):
         break
     assert multiprocessing.active_children() == before
+
+
+def _shares_again(item: int, stop: StopLike | None) -> tuple[int, int]:
+    return item, len(set(ordered_map(_pid, range(4), jobs=2)))
+
+
+def test_a_workers_own_ordered_map_works_there() -> None:
+    # a worker may not start processes of its own (and its parent has shared out the cores already)
+    results = list(ordered_map(_shares_again, range(6), jobs=2))
+    assert [item for item, _ in results] == list(range(6))
+    assert {processes_seen for _, processes_seen in results} <= {1, 2}
+    assert any(processes_seen == 1 for _, processes_seen in results)  # those that ran in the worker
+
+
+class _Unrebuildable(Exception):
+    def __init__(self, message: str, extra: str) -> None:  # pickles, but cannot be rebuilt from its args
+        super().__init__(message)
+        self.extra = extra
+
+
+def _fails_oddly_in_a_worker(item: int, stop: StopLike | None) -> int:
+    if os.getpid() != _PARENT:
+        raise _Unrebuildable("odd", "more")
+    time.sleep(0.002)
+    return item
+
+
+def test_a_workers_error_that_cannot_travel_arrives_as_a_runtime_error_naming_it() -> None:
+    with pytest.raises((RuntimeError, _Unrebuildable), match="odd") as raised:
+        list(ordered_map(_fails_oddly_in_a_worker, range(200), jobs=2))
+    if raised.type is RuntimeError:
+        assert "_Unrebuildable" in str(raised.value)
+
+
+def _counted(item: int, stop: StopLike | None) -> int:
+    with open(os.environ["PLANNER_TEST_CALLS"], "a", encoding="utf-8") as calls:
+        calls.write(f"{item}\n")
+    # this process is long at its first item; a worker is slow on item 1 while the other sends the rest, so that
+    # when this process comes back, item 1's answer (often) waits behind others in the queue
+    time.sleep(0.5 if os.getpid() == _PARENT else 0.2 if item == 1 else 0.005)
+    return item
+
+
+def test_nothing_a_worker_delivered_is_computed_again(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    calls = tmp_path / "calls"
+    monkeypatch.setenv("PLANNER_TEST_CALLS", str(calls))
+    assert list(ordered_map(_counted, range(12), jobs=3)) == list(range(12))
+    assert sorted(int(line) for line in calls.read_text().split()) == list(range(12))
