@@ -23,6 +23,7 @@ from planner.elfenland.position import Position
 from planner.elfenland.rules import COUNTER_TRANSPORTS, MAX_PLAYERS, MIN_PLAYERS, Rules
 from planner.errors import NotationError
 from planner.table.change import Change, refusal
+from planner.table.localized import Localized, localized
 from planner.table.texts import tt
 
 __all__ = ["GAME_OPS", "GameTable", "read_game_change"]
@@ -84,8 +85,8 @@ class GameTable:
         self.game = TableGame(names, me, seed=seed, rules=GameRules(rules))
         self.played: list[Played] = []
         self._undone: list[dict[str, Any]] = []
-        self.said: str | None = None
-        """The last entry in words, or what undo or redo did."""
+        self.said: Localized | None = None
+        """The last entry in words, or what undo or redo did: said in each phone's language when asked."""
 
     @classmethod
     def from_record(cls, record: dict[str, Any]) -> GameTable:
@@ -171,8 +172,8 @@ class GameTable:
             raise refusal(played.kind, played.field, played.value, played.message)
         self.played.append(played)
         self._undone.clear()
-        self.said = self.game.said(state, played.entry)
-        return self.said
+        self.said = localized(self.game.said, state, played.entry)
+        return str(self.said())
 
     @property
     def can_undo(self) -> bool:
@@ -194,17 +195,19 @@ class GameTable:
         done = self.played.pop()
         before = self.state
         self._undone.append(done.entry)
-        self.said = tt("undone: {said}", said=self.game.said(before, done.entry))
-        return self.said
+        self.said = Localized(lambda: tt("undone: {said}", said=self.game.said(before, done.entry)))
+        return str(self.said())
 
     def redo(self) -> str:
         """Play the last undone entry again; what it did, in words."""
         entry = self._undone.pop()
         undone = list(self._undone)
-        said = self.act(entry)
+        self.act(entry)
         self._undone = undone
-        self.said = tt("redone: {said}", said=said)
-        return self.said
+        again = self.said
+        assert again is not None
+        self.said = Localized(lambda: tt("redone: {said}", said=again()))
+        return str(self.said())
 
     def _carried(self) -> str:
         """The cards I kept from the last round (the hand a new round's deal adds to)."""
@@ -218,7 +221,8 @@ class GameTable:
 
     # -- the page's view ------------------------------------------------------------------------------------------
     def document(self) -> dict[str, Any]:
-        """The game as the page's turn strip and action sheets show it."""
+        """The game as the page's turn strip and action sheets show it (its sentences said in each phone's
+        language: :mod:`planner.table.localized`)."""
         state = self.state
         board = load_board()
         seen = view(state, self.game.me)
@@ -252,9 +256,14 @@ class GameTable:
                      "face_down": bool(acting.secret) and turn != self.game.me,
                      "mine": sorted({t.letter for t in acting.counters.cards()}, key=_order)
                      if turn == self.game.me else []},
-            "log": [self.game.said(before, p.entry) for before, p in zip(
-                [self.game.start, *(q.state for q in self.played)], self.played, strict=False)][-6:],
+            "log": localized(_log, self.game, self.game.start, tuple(self.played)),
         }
+
+
+def _log(game: TableGame, start: GameState, played: tuple[Played, ...]) -> list[str]:
+    """The last six entries in words, in the language spoken now."""
+    return [game.said(before, p.entry) for before, p in zip(
+        [start, *(q.state for q in played)], played, strict=False)][-6:]
 
 
 def _order(letter: str) -> int:
@@ -273,6 +282,7 @@ def start_game(change: Change, rules: Rules) -> GameTable:
         raise refusal("bad-seat", "me", me, f"say which of the {len(names)} players you are (0..{len(names) - 1})")
     table = GameTable(names, me, rules=rules)
     table.act({"deal": entry.get("deal"), "secret": entry.get("secret"), "display": entry.get("display")})
-    table.said = tt("a game of {players} begins; {name} draws first", players=", ".join(names),
-                    name=names[table.state.turn])
+    first = names[table.state.turn]
+    table.said = Localized(lambda: tt("a game of {players} begins; {name} draws first", players=", ".join(names),
+                                      name=first))
     return table

@@ -173,7 +173,7 @@ class TableState:
                               f"{str(self.save)!r}: start the table again with another --save file for a new game, "
                               "so that its record is kept")
             self.game, self.mode = start_game(change, self.position.rules), "game"
-            return self._changed(change, said=self.game.said)
+            return self._changed(change, said=None if self.game.said is None else str(self.game.said()))
         if game is None:
             raise refusal("no-game", "game", None, "no game is being played: start one first")
         self.mode = "game"
