@@ -41,27 +41,29 @@ MODES = ("analysis", "game")
 def read_game_change(op: str, form: Form, problems: Problems) -> dict[str, Any]:
     """The checked fields of a game op: its log entry (``entry``), or the mode (``text``)."""
     if op == "mode":
-        mode = form.text("mode", required="game or analysis")
+        mode = form.text("mode", required=tt("{game} or {analysis}", game="game", analysis="analysis"))
         if mode is not None and mode not in MODES:
-            problems.add("bad-mode", "mode", mode, f"the table is in game or analysis mode, not {mode!r}")
+            problems.add("bad-mode", "mode", mode, tt("the table is in {game} or {analysis} mode, not {mode}",
+                                                      game="game", analysis="analysis", mode=repr(mode)))
         return {"text": mode}
     entry: dict[str, Any] = {}
     if op == "game_start":
         names = form.strings("names")
         if names is None and not problems:
-            problems.add("missing-key", "names", None, "the players' names in seat order, e.g. [\"Anna\", \"me\"]")
+            problems.add("missing-key", "names", None, tt("the players' names in seat order, e.g. {example}",
+                                                          example='["Anna", "me"]'))
         elif names is not None and not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
-            problems.add("players", "names", len(names), f"a game has {MIN_PLAYERS} to {MAX_PLAYERS} players, "
-                         f"not {len(names)}")
+            problems.add("players", "names", len(names), tt("a game has {low} to {high} players, not {given}",
+                                                            low=MIN_PLAYERS, high=MAX_PLAYERS, given=len(names)))
         elif names is not None and not all(n.strip() for n in names):
-            problems.add("blank-name", "names", ", ".join(names), "every player needs a name")
+            problems.add("blank-name", "names", ", ".join(names), tt("every player needs a name"))
         elif names is not None and len({n.strip().lower() for n in names}) != len(names):
-            problems.add("same-name", "names", ", ".join(names), "two players share a name")
+            problems.add("same-name", "names", ", ".join(names), tt("two players share a name"))
         me = form.integer("me", low=0, high=MAX_PLAYERS - 1)
-        entry.update(names=[n.strip() for n in names or []], me=me, display=form.text("display", required="the "
-                     "five face-up counters, e.g. PEUTD"))
+        entry.update(names=[n.strip() for n in names or []], me=me, display=form.text("display", required=tt(
+            "the five face-up counters, e.g. {example}", example="PEUTD")))
     if op in ("game_start", "game_deal"):
-        entry["deal"] = form.text("hand", required="your cards, e.g. PPCCUTDR")
+        entry["deal"] = form.text("hand", required=tt("your cards, e.g. {example}", example="PPCCUTDR"))
         entry["secret"] = form.text("secret")
     if op == "game_act":
         entry["action"] = form.text("action", empty=True)
@@ -73,8 +75,9 @@ def read_game_change(op: str, form: Form, problems: Problems) -> dict[str, Any]:
         if collected is not None:
             entry["collected"] = collected
         if entry["action"] is None and "town" not in entry and not problems:
-            problems.add("missing-key", "action", None, "the action, e.g. \"blind\", \"2\", \"P@ELV-LAP:p\", "
-                         "\"pass\", a route, or the town an opponent's move ends in")
+            problems.add("missing-key", "action", None, tt("the action, e.g. {examples}, a route, or the town an "
+                                                           "opponent's move ends in",
+                                                           examples='"blind", "2", "P@ELV-LAP:p", "pass"'))
     return {"entry": entry}
 
 
@@ -103,10 +106,12 @@ class GameTable:
                         rules=Rules.from_str(str(record.get("rules", {}).get("options", ""))))
             entries = entries_of(record)
         except (KeyError, TypeError, ValueError, AttributeError) as error:
-            raise refusal("bad-record", "save", None, f"the saved game cannot be read: {error}") from None
+            raise refusal("bad-record", "save", None, tt("the saved game cannot be read: {error}",
+                                                         error=error)) from None
         played, problem, index = table.game.replay(entries)
         if problem is not None:
-            raise refusal(problem.kind, "save", problem.value, f"entry {index} of the saved game: {problem.message}")
+            raise refusal(problem.kind, "save", problem.value, tt("entry {index} of the saved game: {problem}",
+                                                                  index=index, problem=problem.message))
         table.played = played
         return table
 
@@ -279,7 +284,8 @@ def start_game(change: Change, rules: Rules) -> GameTable:
     entry = change.entry or {}
     names, me = entry.get("names") or [], entry.get("me")
     if me is None or me >= len(names):
-        raise refusal("bad-seat", "me", me, f"say which of the {len(names)} players you are (0..{len(names) - 1})")
+        raise refusal("bad-seat", "me", me, tt("say which of the players you are ({low}..{high})", low=0,
+                                               high=len(names) - 1))
     table = GameTable(names, me, rules=rules)
     table.act({"deal": entry.get("deal"), "secret": entry.get("secret"), "display": entry.get("display")})
     first = names[table.state.turn]
