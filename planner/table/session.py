@@ -74,7 +74,7 @@ class Session:
         self.settings = Settings(solver=solver, limit=limit, samples=samples)
         self.warm_up = warm_up
         self._lock = threading.Condition()
-        self._listeners: list[tuple[Listener, str | None]] = []
+        self._listeners: list[tuple[Listener, str]] = []
         self._running_stop: threading.Event | None = None
         self._later: tuple[int, tuple[Later, ...]] | None = None  # the advisor thread's next jobs
         self._later_stop: threading.Event | None = None
