@@ -19,6 +19,7 @@ from starlette.testclient import TestClient
 from test_table_texts import SOURCE
 
 from planner.common import i18n
+from planner.common.problems import Problem
 from planner.elfenland.position import Position
 from planner.table.advising import first_stage
 from planner.table.app import COOKIE, create_app
@@ -246,3 +247,17 @@ def test_a_games_sentences_are_said_to_each_phone_in_its_language(client: TestCl
             assert not english_left(sentence, ["Anna", "You", "Ben"]), (lang, sentence)
     assert games["ja"]["said"] != games["uk"]["said"] != games["en"]["said"]
     assert client.post("/api/change", json={"op": "mode", "mode": "analysis"}).json()["ok"]
+
+
+@pytest.mark.parametrize("lang", ["uk", "ja"])
+def test_a_move_out_of_turn_in_a_saved_game_is_refused_in_the_language_spoken(lang: str) -> None:
+    from planner.elfenland.game.table import TableGame
+
+    game = TableGame(["Anna", "You", "Ben"], 1)
+    deal = {"deal": "PPEECCUT", "secret": "D", "display": "PEUTD"}
+    dealt = game.play(game.start, [], deal)
+    assert not isinstance(dealt, Problem)
+    i18n.use(lang)  # for this test only: conftest sets English again before the next
+    refused = game.play(dealt.state, [deal], {"player": "Ben", "phase": "draw", "action": "blind", "took": "P"})
+    assert isinstance(refused, Problem) and refused.kind == "out-of-turn" and "Anna" in refused.message
+    assert not english_left(refused.message, ["Anna"]), refused.message
