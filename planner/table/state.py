@@ -281,13 +281,15 @@ def open_table(source: str | None, overrides: Overrides | None = None, *, save: 
         except (UnicodeDecodeError, ValueError) as error:
             raise IllegalPositionError([tt("{file} holds no readable game: {error}", file=save, error=error)]) from None
         game = GameTable.from_record(record)
-        notes.append(f"resuming the game saved in {save}" + (f" ({source} is not read)" if source else ""))
+        notes.append(tt("resuming the game saved in {file} ({source} is not read)", file=save, source=source)
+                     if source else tt("resuming the game saved in {file}", file=save))
         table = TableState(game.position(), phase=phase)
         table.game, table.mode, table.save = game, "game", save
         return table, notes
     if save is not None and save.exists():
         position = load_position(str(save), overrides=flags)
-        notes.append(f"resuming the table saved in {save}" + (f" ({source} is not read)" if source else ""))
+        notes.append(tt("resuming the table saved in {file} ({source} is not read)", file=save, source=source)
+                     if source else tt("resuming the table saved in {file}", file=save))
     elif source is None and flags.at is None:
         position = position_from_mapping({"at": CAPITAL}, overrides=flags)
     else:
