@@ -15,7 +15,8 @@ obstacle and opponents are known), and in the travel phase the keep advice, then
 them in a thread of their own, where a newer change never waits for them, and stops them when their position is
 gone (a stopped one rests on the samples solved so far, and nobody sees it).
 
-Library code: plain data out (:mod:`planner.table.views` documents), no thread, no web import.
+Library code: plain data out (:mod:`planner.table.views` documents, their words said later in each phone's
+language: :mod:`planner.table.localized`), no thread, no web import.
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ from planner.elfenland.rules import SUPPLY_LIMIT
 from planner.elfenland.solvers import solve
 from planner.table import PAGE_SAMPLES
 from planner.table.explaining import explain_stage
+from planner.table.localized import Localized, localized
 from planner.table.views import (
     draw_document,
     keep_document,
@@ -80,10 +82,11 @@ class Later:
 class Stage:
     """A phase's first answer: the route table's solution, the advice, the map to draw, and what comes later."""
 
-    solution: dict[str, Any] | None
+    solution: Localized | None
     """The solve behind the route table (the route; the joint plan in the plan phase); None in the draw phase."""
-    advice: dict[str, Any]
-    """The phase's advice document (``phase``, ``verdict``, ``status`` and the phase's own keys)."""
+    advice: Localized
+    """The phase's advice document (``phase``, ``verdict``, ``status`` and the phase's own keys), said in each
+    phone's language when asked (:mod:`planner.table.localized`)."""
     picture: Position
     """The board to draw: with the placements of the plan drawn on it."""
     plans: tuple[Plan, ...]
@@ -106,8 +109,8 @@ def first_stage(phase: str, position: Position, *, alternatives: int = 1, settin
                          stop=stop)
         keep = () if position.last_round else (Later("keep", position),)
         later = (*keep, Later("explain", position, route))
-        return Stage(solution_document(solution), travel_document(position, solution), position, solution.plans,
-                     later)
+        return Stage(localized(solution_document, solution), localized(travel_document, position, solution), position,
+                     solution.plans, later)
     if phase == "plan":
         advice = place_now(position, solver=settings.solver, limit=settings.limit, stop=stop)
         if stop is not None and stop.is_set():
@@ -115,20 +118,21 @@ def first_stage(phase: str, position: Position, *, alternatives: int = 1, settin
         roads = risks(advice, solver=settings.solver, limit=settings.limit, stop=stop)
         later = (Later("obstacle", position),) if position.obstacle and position.opponents else ()
         plan = advice.joint.plan
-        return Stage(solution_document(advice.joint), place_document(advice, roads, samples=settings.samples),
-                     plan.position, (plan,), later)
+        return Stage(localized(solution_document, advice.joint),
+                     localized(place_document, advice, roads, samples=settings.samples), plan.position, (plan,), later)
     if phase == "draw":
         if len(position.supply) >= SUPPLY_LIMIT:  # nothing to draw: show the joint plan the supply makes
             full = joint_plan(position, solver=settings.solver, limit=settings.limit, stop=stop)
-            return Stage(None, draw_document(position, None, full), full.plan.position, (full.plan,))
+            return Stage(None, localized(draw_document, position, None, full), full.plan.position, (full.plan,))
         draw = advise_draw(position, solver=settings.solver, limit=settings.limit, stop=stop)
         shown = draw.best.plan or draw.now
-        return Stage(None, draw_document(position, draw, None), shown.position, (shown,))
+        return Stage(None, localized(draw_document, position, draw, None), shown.position, (shown,))
     raise ValueError(f"unknown phase {phase!r}")
 
 
 def later_stage(later: Later, *, settings: Settings = Settings(), stop: StopLike | None = None) -> dict[str, Any]:
-    """The advice that comes after the first stage, as keys to merge into the phase's advice document.
+    """The advice that comes after the first stage, as keys to merge into the phase's advice document (their
+    words said later, in each phone's language).
 
     Raises:
         SolverError: a solver failed (a bug).
@@ -137,12 +141,12 @@ def later_stage(later: Later, *, settings: Settings = Settings(), stop: StopLike
     position = later.position
     if later.kind == "obstacle":
         advice = advise_obstacle(position, samples=settings.samples, stop=stop)
-        return {"obstacle": obstacle_document(advice)}
+        return {"obstacle": localized(obstacle_document, advice)}
     if later.kind == "keep":
         plans = solve(position, solver=settings.solver, alternatives=KEEP_ALTERNATIVES, limit=settings.limit,
                       stop=stop).plans
         keep = advise_keep(position, plans, stop=stop)
-        return {"keep": None if keep is None else keep_document(position, keep)}
+        return {"keep": None if keep is None else localized(keep_document, position, keep)}
     if later.kind == "explain":
         return {"explain": explain_stage(position, later.route, limit=settings.limit, stop=stop)}
     raise ValueError(f"unknown advice {later.kind!r}")

@@ -18,7 +18,9 @@ and every other request without that cookie is refused (403). Every answer carri
 policy: scripts, styles and connections only from the app itself, no inline script or style.
 
 Languages: each request speaks the phone's choice, else its ``Accept-Language``, else the table's language
-(:func:`~planner.table.texts.request_language`): the page's ``<html lang>``, its texts and the refusals below.
+(:func:`~planner.table.texts.request_language`): the page's ``<html lang>``, its texts, the refusals below, a
+refused change's problems, and the words of every view (its advice, a game's sentences), which the session says
+in each request's language (the event stream's: its ``lang`` query parameter, else ``Accept-Language``).
 
 Bad requests: every one is answered with a 4xx and the security headers, its body ``{"ok": false, "problems":
 [...]}`` with structured problems (``kind``, ``field``, ``value``, ``message``): no token, an unknown path or
@@ -39,6 +41,7 @@ import io
 import json
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
+from functools import partial
 from http.cookies import SimpleCookie
 from importlib import resources
 from typing import Any
@@ -179,7 +182,7 @@ class TableApp:
         return JSONResponse(board_document())
 
     async def view(self, request: Request) -> Response:
-        return JSONResponse(self.session.view())
+        return JSONResponse(self.session.view(i18n.language()), headers={"vary": "accept-language, x-elfenland-lang"})
 
     def _join_url(self, request: Request) -> str:
         """The table's URL as this request reached it, with the token: a friend's phone opens it to join."""
@@ -212,14 +215,15 @@ class TableApp:
         data = _read_json(body)
         if isinstance(data, Response):
             return data
-        applied, view = await run_in_threadpool(self.session.change, data)
+        lang = i18n.language()
+        applied, view = await run_in_threadpool(self.session.change, data, lang)
         if not applied.ok:  # a refusal is an answer, not a failed request: the page shows its problems
             malformed = any(problem.kind in MALFORMED for problem in applied.problems)
             return JSONResponse({"ok": False, "version": applied.version,
                                  "problems": problems_document(applied.problems)},
                                 status_code=422 if malformed else 200)
         if view.get("solving"):
-            view = await run_in_threadpool(self.session.wait_solved, applied.version, ANSWER_WAIT)
+            view = await run_in_threadpool(partial(self.session.wait_solved, applied.version, ANSWER_WAIT, lang=lang))
         return JSONResponse({"ok": True, "version": applied.version, "problems": [], "view": view,
                              "said": applied.said})
 
@@ -227,6 +231,7 @@ class TableApp:
     async def events(self, request: Request) -> Response:
         loop = asyncio.get_running_loop()
         self._loop = loop
+        lang = i18n.language()
         queue: asyncio.Queue[str | None] = asyncio.Queue()
 
         def listener(text: str) -> None:
@@ -234,10 +239,10 @@ class TableApp:
 
         async def stream() -> AsyncIterator[str]:
             self._streams.add(queue)
-            self.session.subscribe(listener)
+            self.session.subscribe(listener, lang)
             try:
                 yield "retry: 1000\n\n"
-                yield _event(json.dumps(self.session.view(), ensure_ascii=False))
+                yield _event(self.session.view_text(lang))
                 while True:
                     try:
                         text = await asyncio.wait_for(queue.get(), KEEP_ALIVE)

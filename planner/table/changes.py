@@ -17,6 +17,7 @@ from typing import Any
 from planner.common.forms import Form
 from planner.common.problems import Problem, Problems
 from planner.elfenland.checking import route_check
+from planner.elfenland.local_names import transport_word
 from planner.elfenland.notation import (
     parse_cards,
     parse_connection,
@@ -31,6 +32,7 @@ from planner.errors import IllegalPositionError, NotationError, PlannerError
 from planner.table.change import Change, refusal
 from planner.table.game import GAME_OPS, read_game_change
 from planner.table.rounds import ROUND_OPS, apply_round_change, read_round_change
+from planner.table.texts import tt
 
 __all__ = ["GAME_ONLY", "HISTORY_OPS", "OPS", "VIEW_OPS", "Change", "apply_change", "read_change", "read_own_route",
            "rules_text"]
@@ -72,11 +74,12 @@ def read_change(data: Any) -> Change:
     """
     problems = Problems()
     if not isinstance(data, Mapping):
-        raise refusal("bad-change", "", data, 'a change must be a JSON object like {"op": "card", "card": "D", '
-                      '"delta": 1}')
+        raise refusal("bad-change", "", data, tt('a change must be a JSON object like {example}',
+                                                  example='{"op": "card", "card": "D", "delta": 1}'))
     op = data.get("op")
     if not isinstance(op, str) or op not in OPS:
-        raise refusal("bad-op", "op", op, f"unknown change op {op!r}; the ops are {', '.join(OPS)}")
+        raise refusal("bad-op", "op", op, tt("unknown change op {op}; the ops are {ops}", op=repr(op),
+                                             ops=", ".join(OPS)))
     form = Form(data, problems, keys=("op", *OPS[op]))
     fields: dict[str, Any] = {}
     if op in ROUND_OPS:
@@ -84,7 +87,7 @@ def read_change(data: Any) -> Change:
     elif op in GAME_OPS:
         fields = read_game_change(op, form, problems)
     elif op == "tile":
-        road = form.text("road", required="the road's id, e.g. LAP-RIV:f")
+        road = form.text("road", required=tt("the road's id, e.g. {example}", example="LAP-RIV:f"))
         if road is not None:
             connection = problems.attempt("road", parse_connection, road, where="road")
             fields["road"] = connection.id if connection else None
@@ -100,49 +103,52 @@ def read_change(data: Any) -> Change:
         if obstacle_flag is not None:
             fields["obstacle"] = obstacle_flag or fields.get("obstacle", False)
     elif op == "card":
-        card = form.text("card", required="the card's letter, e.g. D")
+        card = form.text("card", required=tt("the card's letter, e.g. {example}", example="D"))
         if card is not None:
             fields["card"] = problems.attempt("card", parse_transport, card, where="card")
         fields["delta"] = form.integer("delta", low=-99, high=99) or 0
     elif op == "hand":
-        hand = form.text("hand", required='the cards, e.g. "DDCRR" or "-"', empty=True)
+        hand = form.text("hand", required=tt("the cards, e.g. {example} or {none}", example='"DDCRR"', none='"-"'),
+                         empty=True)
         if hand is not None:
             counts = {} if hand.strip() in ("", "-") else problems.attempt("hand", parse_cards, hand)
             fields["hand"] = None if counts is None else Hand.from_counts(counts)
     elif op in ("visit", "at", "home"):
-        town = form.text("town", required="a town code or name, e.g. THR" if op != "home" else None)
+        town = form.text("town", required=tt("a town code or name, e.g. {example}", example="THR")
+                         if op != "home" else None)
         if town is not None and town.strip() != "-":
             fields["town"] = problems.attempt("town", parse_town, town, where="town")
         elif town is not None and op != "home":
-            problems.add("missing-key", "town", town, "a town is needed, e.g. THR")
+            problems.add("missing-key", "town", town, tt("a town is needed, e.g. {example}", example="THR"))
         if op == "visit":
             visited = form.boolean("visited")
             fields["visited"] = True if visited is None else visited
     elif op == "round":
         fields["round"] = form.integer("round", low=FIRST_ROUND, high=max(RULE_OPTIONS["rounds"].values))
         if fields["round"] is None and not problems:
-            problems.add("missing-key", "round", None, "the round is needed, e.g. 2")
+            problems.add("missing-key", "round", None, tt("the round is needed, e.g. {example}", example=2))
     elif op == "rule":
         _read_rule(form, problems, fields)
     elif op in ("notation", "travel", "yours"):
         key = "text" if op == "notation" else "route"
-        fields["text"] = form.text(key, required="the text to read", empty=op != "notation")
+        fields["text"] = form.text(key, required=tt("the text to read"), empty=op != "notation")
     elif op == "alternatives":
         fields["count"] = form.integer("count", low=1, high=MAX_ALTERNATIVES)
         if fields["count"] is None and not problems:
-            problems.add("missing-key", "count", None, f"the number of plans to show, 1..{MAX_ALTERNATIVES}")
+            problems.add("missing-key", "count", None, tt("the number of plans to show, {low}..{high}", low=1,
+                                                          high=MAX_ALTERNATIVES))
     problems.check()
     return Change(op, **fields)
 
 
 def _read_rule(form: Form, problems: Problems, fields: dict[str, Any]) -> None:
-    name = form.text("name", required=f"one of {', '.join(RULE_OPTIONS)}")
+    name = form.text("name", required=tt("one of {names}", names=", ".join(RULE_OPTIONS)))
     if name is None:
         return
     option = RULE_OPTIONS.get(name)
     if option is None:
-        problems.add("bad-rule", "rules", name, f"unknown rule option {name!r}; the options are "
-                     f"{', '.join(RULE_OPTIONS)}")
+        problems.add("bad-rule", "rules", name, tt("unknown rule option {name}; the options are {options}",
+                                                   name=repr(name), options=", ".join(RULE_OPTIONS)))
         return
     value = form.data.get("value")
     if isinstance(value, str):
@@ -177,7 +183,7 @@ def apply_change(position: Position, change: Change) -> Position:
         counts[change.card] += change.delta
         if counts[change.card] < 0:
             raise refusal("no-card", "hand", change.card.letter,
-                          f"the hand holds no {change.card.title} card to take away")
+                          tt("the hand holds no {card} card to take away", card=transport_word(change.card)))
         return position.replace(hand=Hand.from_counts(counts))
     if op == "hand":
         assert change.hand is not None
@@ -185,8 +191,8 @@ def apply_change(position: Position, change: Change) -> Position:
     if op == "visit":
         assert change.town is not None
         if change.town == position.at and not change.visited:
-            raise refusal("boot-town", "visited", change.town, "the boot's town is always collected: move the "
-                          "boot first")
+            raise refusal("boot-town", "visited", change.town, tt("the boot's town is always collected: move the "
+                                                                  "boot first"))
         visited = position.visited | {change.town} if change.visited else position.visited - {change.town}
         return position.replace(visited=visited)
     if op == "at":
@@ -237,8 +243,8 @@ def read_own_route(position: Position, text: str) -> tuple[Step, ...]:
         raise refusal(error.kind, "yours", error.value or text, str(error)) from None
     if check.error is not None:
         token = check.token
-        raise IllegalPositionError([Problem("illegal-route", "yours", token,
-                                            f"step {check.error.index + 1} ({token}): {check.error.reason}")])
+        raise IllegalPositionError([Problem("illegal-route", "yours", token, tt(
+            "step {step} ({token}): {reason}", step=check.error.index + 1, token=token, reason=check.error.reason))])
     return check.steps
 
 

@@ -11,6 +11,7 @@ first answer, since it solves once per what-if candidate.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from planner.common.limits import Limit, StopLike
@@ -19,7 +20,9 @@ from planner.elfenland.position import Position
 from planner.elfenland.svg import render_svg
 from planner.elfenland.teach.explanation import Explanation, explain
 from planner.elfenland.teach.report import explanation_dict
+from planner.elfenland.teach.steps import step_notes
 from planner.elfenland.teach.whatif import Gain
+from planner.table.localized import Localized, localized
 
 __all__ = ["explain_document", "explain_stage"]
 
@@ -28,7 +31,7 @@ _KNOWN = ("schema", "kind", "source", "title", "position")
 
 
 def explain_stage(position: Position, route: tuple[Step, ...] | None, *, limit: Limit,
-                  stop: StopLike | None = None) -> dict[str, Any]:
+                  stop: StopLike | None = None) -> Localized:
     """The panel's document for ``position`` (legal), with the comparison when the player gave ``route`` (legal).
 
     Raises:
@@ -37,14 +40,26 @@ def explain_stage(position: Position, route: tuple[Step, ...] | None, *, limit: 
     return explain_document(explain(position, route=route, limit=limit, stop=stop))
 
 
-def explain_document(found: Explanation) -> dict[str, Any]:
-    """The explanation as the panel shows it: ``status`` ``done``, the command line's keys, each what-if's map."""
-    document = {key: value for key, value in explanation_dict(found).items() if key not in _KNOWN}
-    what_if = document["what_if"]
-    if what_if is not None and found.what_if is not None:
+def explain_document(found: Explanation) -> Localized:
+    """The explanation as the panel shows it: ``status`` ``done``, the command line's keys, each what-if's map;
+    its maps drawn once, its words said in each phone's language (the steps' notes said again in it)."""
+    extras: dict[str, dict[str, Any]] = {}
+    if found.what_if is not None:
         for kind, gain in (("card", found.what_if.card), ("counter", found.what_if.counter)):
             if gain is not None:
-                what_if[kind].update(_gain_extras(found.position, gain))
+                extras[kind] = _gain_extras(found.position, gain)
+    return localized(_explain_words, found, extras)
+
+
+def _explain_words(found: Explanation, extras: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    """The panel's document in the language spoken now (the notes' sentences are made in the language spoken
+    when they are, so they are made again in this one)."""
+    said = replace(found, notes=tuple(step_notes(found.solution.plan)))
+    document = {key: value for key, value in explanation_dict(said).items() if key not in _KNOWN}
+    what_if = document["what_if"]
+    if what_if is not None:
+        for kind, extra in extras.items():
+            what_if[kind].update(extra)
     return {"status": "done", **document}
 
 

@@ -23,6 +23,7 @@ from planner.elfenland.position import Position
 from planner.elfenland.rules import COUNTER_TRANSPORTS, MAX_PLAYERS, MIN_PLAYERS, Rules
 from planner.errors import NotationError
 from planner.table.change import Change, refusal
+from planner.table.localized import Localized, localized
 from planner.table.texts import tt
 
 __all__ = ["GAME_OPS", "GameTable", "read_game_change"]
@@ -40,27 +41,29 @@ MODES = ("analysis", "game")
 def read_game_change(op: str, form: Form, problems: Problems) -> dict[str, Any]:
     """The checked fields of a game op: its log entry (``entry``), or the mode (``text``)."""
     if op == "mode":
-        mode = form.text("mode", required="game or analysis")
+        mode = form.text("mode", required=tt("{game} or {analysis}", game="game", analysis="analysis"))
         if mode is not None and mode not in MODES:
-            problems.add("bad-mode", "mode", mode, f"the table is in game or analysis mode, not {mode!r}")
+            problems.add("bad-mode", "mode", mode, tt("the table is in {game} or {analysis} mode, not {mode}",
+                                                      game="game", analysis="analysis", mode=repr(mode)))
         return {"text": mode}
     entry: dict[str, Any] = {}
     if op == "game_start":
         names = form.strings("names")
         if names is None and not problems:
-            problems.add("missing-key", "names", None, "the players' names in seat order, e.g. [\"Anna\", \"me\"]")
+            problems.add("missing-key", "names", None, tt("the players' names in seat order, e.g. {example}",
+                                                          example='["Anna", "me"]'))
         elif names is not None and not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
-            problems.add("players", "names", len(names), f"a game has {MIN_PLAYERS} to {MAX_PLAYERS} players, "
-                         f"not {len(names)}")
+            problems.add("players", "names", len(names), tt("a game has {low} to {high} players, not {given}",
+                                                            low=MIN_PLAYERS, high=MAX_PLAYERS, given=len(names)))
         elif names is not None and not all(n.strip() for n in names):
-            problems.add("blank-name", "names", ", ".join(names), "every player needs a name")
+            problems.add("blank-name", "names", ", ".join(names), tt("every player needs a name"))
         elif names is not None and len({n.strip().lower() for n in names}) != len(names):
-            problems.add("same-name", "names", ", ".join(names), "two players share a name")
+            problems.add("same-name", "names", ", ".join(names), tt("two players share a name"))
         me = form.integer("me", low=0, high=MAX_PLAYERS - 1)
-        entry.update(names=[n.strip() for n in names or []], me=me, display=form.text("display", required="the "
-                     "five face-up counters, e.g. PEUTD"))
+        entry.update(names=[n.strip() for n in names or []], me=me, display=form.text("display", required=tt(
+            "the five face-up counters, e.g. {example}", example="PEUTD")))
     if op in ("game_start", "game_deal"):
-        entry["deal"] = form.text("hand", required="your cards, e.g. PPCCUTDR")
+        entry["deal"] = form.text("hand", required=tt("your cards, e.g. {example}", example="PPCCUTDR"))
         entry["secret"] = form.text("secret")
     if op == "game_act":
         entry["action"] = form.text("action", empty=True)
@@ -72,8 +75,9 @@ def read_game_change(op: str, form: Form, problems: Problems) -> dict[str, Any]:
         if collected is not None:
             entry["collected"] = collected
         if entry["action"] is None and "town" not in entry and not problems:
-            problems.add("missing-key", "action", None, "the action, e.g. \"blind\", \"2\", \"P@ELV-LAP:p\", "
-                         "\"pass\", a route, or the town an opponent's move ends in")
+            problems.add("missing-key", "action", None, tt("the action, e.g. {examples}, a route, or the town an "
+                                                           "opponent's move ends in",
+                                                           examples='"blind", "2", "P@ELV-LAP:p", "pass"'))
     return {"entry": entry}
 
 
@@ -84,8 +88,8 @@ class GameTable:
         self.game = TableGame(names, me, seed=seed, rules=GameRules(rules))
         self.played: list[Played] = []
         self._undone: list[dict[str, Any]] = []
-        self.said: str | None = None
-        """The last entry in words, or what undo or redo did."""
+        self.said: Localized | None = None
+        """The last entry in words, or what undo or redo did: said in each phone's language when asked."""
 
     @classmethod
     def from_record(cls, record: dict[str, Any]) -> GameTable:
@@ -102,10 +106,12 @@ class GameTable:
                         rules=Rules.from_str(str(record.get("rules", {}).get("options", ""))))
             entries = entries_of(record)
         except (KeyError, TypeError, ValueError, AttributeError) as error:
-            raise refusal("bad-record", "save", None, f"the saved game cannot be read: {error}") from None
+            raise refusal("bad-record", "save", None, tt("the saved game cannot be read: {error}",
+                                                         error=error)) from None
         played, problem, index = table.game.replay(entries)
         if problem is not None:
-            raise refusal(problem.kind, "save", problem.value, f"entry {index} of the saved game: {problem.message}")
+            raise refusal(problem.kind, "save", problem.value, tt("entry {index} of the saved game: {problem}",
+                                                                  index=index, problem=problem.message))
         table.played = played
         return table
 
@@ -171,8 +177,8 @@ class GameTable:
             raise refusal(played.kind, played.field, played.value, played.message)
         self.played.append(played)
         self._undone.clear()
-        self.said = self.game.said(state, played.entry)
-        return self.said
+        self.said = localized(self.game.said, state, played.entry)
+        return str(self.said())
 
     @property
     def can_undo(self) -> bool:
@@ -194,17 +200,19 @@ class GameTable:
         done = self.played.pop()
         before = self.state
         self._undone.append(done.entry)
-        self.said = tt("undone: {said}", said=self.game.said(before, done.entry))
-        return self.said
+        self.said = Localized(lambda: tt("undone: {said}", said=self.game.said(before, done.entry)))
+        return str(self.said())
 
     def redo(self) -> str:
         """Play the last undone entry again; what it did, in words."""
         entry = self._undone.pop()
         undone = list(self._undone)
-        said = self.act(entry)
+        self.act(entry)
         self._undone = undone
-        self.said = tt("redone: {said}", said=said)
-        return self.said
+        again = self.said
+        assert again is not None
+        self.said = Localized(lambda: tt("redone: {said}", said=again()))
+        return str(self.said())
 
     def _carried(self) -> str:
         """The cards I kept from the last round (the hand a new round's deal adds to)."""
@@ -218,7 +226,8 @@ class GameTable:
 
     # -- the page's view ------------------------------------------------------------------------------------------
     def document(self) -> dict[str, Any]:
-        """The game as the page's turn strip and action sheets show it."""
+        """The game as the page's turn strip and action sheets show it (its sentences said in each phone's
+        language: :mod:`planner.table.localized`)."""
         state = self.state
         board = load_board()
         seen = view(state, self.game.me)
@@ -252,9 +261,14 @@ class GameTable:
                      "face_down": bool(acting.secret) and turn != self.game.me,
                      "mine": sorted({t.letter for t in acting.counters.cards()}, key=_order)
                      if turn == self.game.me else []},
-            "log": [self.game.said(before, p.entry) for before, p in zip(
-                [self.game.start, *(q.state for q in self.played)], self.played, strict=False)][-6:],
+            "log": localized(_log, self.game, self.game.start, tuple(self.played)),
         }
+
+
+def _log(game: TableGame, start: GameState, played: tuple[Played, ...]) -> list[str]:
+    """The last six entries in words, in the language spoken now."""
+    return [game.said(before, p.entry) for before, p in zip(
+        [start, *(q.state for q in played)], played, strict=False)][-6:]
 
 
 def _order(letter: str) -> int:
@@ -270,9 +284,11 @@ def start_game(change: Change, rules: Rules) -> GameTable:
     entry = change.entry or {}
     names, me = entry.get("names") or [], entry.get("me")
     if me is None or me >= len(names):
-        raise refusal("bad-seat", "me", me, f"say which of the {len(names)} players you are (0..{len(names) - 1})")
+        raise refusal("bad-seat", "me", me, tt("say which of the players you are ({low}..{high})", low=0,
+                                               high=len(names) - 1))
     table = GameTable(names, me, rules=rules)
     table.act({"deal": entry.get("deal"), "secret": entry.get("secret"), "display": entry.get("display")})
-    table.said = tt("a game of {players} begins; {name} draws first", players=", ".join(names),
-                    name=names[table.state.turn])
+    first = names[table.state.turn]
+    table.said = Localized(lambda: tt("a game of {players} begins; {name} draws first", players=", ".join(names),
+                                      name=first))
     return table

@@ -15,13 +15,16 @@ from typing import Any
 
 from planner.common.forms import Form
 from planner.common.problems import Problems
+from planner.elfenland.counts import count
 from planner.elfenland.keep import keep_cards
+from planner.elfenland.local_names import transport_word
 from planner.elfenland.notation import parse_cards, parse_connection, parse_counter, parse_transport
 from planner.elfenland.position import Hand, Opponent, Position, Tile
 from planner.elfenland.position_file import OPPONENT_KEYS, position_from_mapping, position_to_mapping
 from planner.elfenland.rules import KEEP_LIMIT, MAX_PLAYERS, MIN_PLAYERS, Transport
 from planner.table import PHASES
 from planner.table.change import Change, refusal
+from planner.table.texts import tt, tt_mark
 
 __all__ = ["DISPLAY_CHOICES", "PILES", "ROUND_OPS", "apply_round_change", "read_round_change"]
 
@@ -29,6 +32,12 @@ PILES = ("supply", "display", "seen")
 """The counters off the board that the page edits: mine, the face-up ones, and others I can see."""
 DISPLAY_CHOICES = ("keep", "new")
 """What a new round does with the face-up display: editions differ (docs/RULES.md)."""
+PILE_EMPTY = {
+    "supply": tt_mark("your supply holds no {counter} counter to take away"),
+    "display": tt_mark("the display holds no {counter} counter to take away"),
+    "seen": tt_mark("no {counter} counter is among the counters seen to take away"),
+}
+"""What a pile says when a counter it does not hold is taken from it (the table domain, said on use)."""
 BY_ME = 0
 """``by`` of a placement of mine (opponents are 1, 2, ... as in ``opponent[1]``)."""
 
@@ -51,44 +60,51 @@ def read_round_change(op: str, form: Form, problems: Problems) -> dict[str, Any]
     """The checked fields of a round op's change (problems noted in ``problems``, which the caller raises)."""
     fields: dict[str, Any] = {}
     if op == "phase":
-        phase = form.text("phase", required=f"one of {', '.join(PHASES)}")
+        phase = form.text("phase", required=tt("one of {names}", names=", ".join(PHASES)))
         if phase is not None and phase not in PHASES:
-            problems.add("bad-phase", "phase", phase, f"unknown phase {phase!r}; the phases are {', '.join(PHASES)}")
+            problems.add("bad-phase", "phase", phase, tt("unknown phase {phase}; the phases are {phases}",
+                                                         phase=repr(phase), phases=", ".join(PHASES)))
         fields["text"] = phase
     elif op in ("counter", "pile"):
-        pile = form.text("pile", required=f"one of {', '.join(PILES)}")
+        pile = form.text("pile", required=tt("one of {names}", names=", ".join(PILES)))
         if pile is not None and pile not in PILES:
-            problems.add("bad-pile", "pile", pile, f"unknown pile {pile!r}; the piles are {', '.join(PILES)}")
+            problems.add("bad-pile", "pile", pile, tt("unknown pile {pile}; the piles are {piles}", pile=repr(pile),
+                                                      piles=", ".join(PILES)))
         fields["pile"] = pile
         if op == "counter":
             fields["counter"] = _transport(form, problems, "counter")
             fields["delta"] = form.integer("delta", low=-8, high=8) or 0
         else:
-            fields["hand"] = _counts(form, problems, "counters", required='the counters, e.g. "PUTTD" or "-"')
+            fields["hand"] = _counts(form, problems, "counters", required=tt(
+                "the counters, e.g. {example} or {none}", example='"PUTTD"', none='"-"'))
     elif op == "take":
         fields["counter"] = _transport(form, problems, "counter")
         source = form.text("source") or "display"
         if source not in ("display", "blind"):
-            problems.add("bad-source", "source", source, f"a counter is taken from the display or blind, not "
-                         f"{source!r}")
+            problems.add("bad-source", "source", source, tt("a counter is taken from the {display} or {blind}, not "
+                                                            "{source}", display="display", blind="blind",
+                                                            source=repr(source)))
         fields["text"] = source
     elif op == "place":
         _read_placement(form, problems, fields)
     elif op == "my_obstacle":
         held = form.boolean("held")
         if held is None and not problems:
-            problems.add("missing-key", "held", None, "held is needed: true while you still hold your obstacle")
+            problems.add("missing-key", "held", None, tt("{key} is needed: {true} while you still hold your obstacle",
+                                                         key="held", true="true"))
         fields["obstacle"] = bool(held)
     elif op == "opponent":
         fields["index"] = form.integer("index", low=1, high=MAX_PLAYERS - 1)
         fields["remove"] = bool(form.boolean("remove"))
         fields["opponent"] = {key: value for key, value in form.data.items() if key in OPPONENT_KEYS}
         if fields["index"] is None and not form.has("index") and not form.has("name"):
-            problems.add("missing-key", "name", None, "a new opponent needs a name (or give the index of one)")
+            problems.add("missing-key", "name", None, tt("a new opponent needs a name (or give the {index} of one)",
+                                                         index="index"))
     elif op == "players":
         if not form.has("players"):
-            problems.add("missing-key", "players", None, f"players is needed: {MIN_PLAYERS}..{MAX_PLAYERS}, or "
-                         "null when unknown")
+            problems.add("missing-key", "players", None, tt("{key} is needed: {low}..{high}, or {null} when unknown",
+                                                            key="players", low=MIN_PLAYERS, high=MAX_PLAYERS,
+                                                            null="null"))
         fields["count"] = form.integer("players", low=MIN_PLAYERS, high=MAX_PLAYERS)
     elif op == "new_round":
         _read_new_round(form, problems, fields)
@@ -96,7 +112,7 @@ def read_round_change(op: str, form: Form, problems: Problems) -> dict[str, Any]
 
 
 def _transport(form: Form, problems: Problems, key: str) -> Transport | None:
-    text = form.text(key, required="the counter's letter, e.g. D")
+    text = form.text(key, required=tt("the counter's letter, e.g. {example}", example="D"))
     return None if text is None else problems.attempt(key, parse_transport, text, where=key)
 
 
@@ -109,7 +125,7 @@ def _counts(form: Form, problems: Problems, key: str, *, required: str | None = 
 
 
 def _read_placement(form: Form, problems: Problems, fields: dict[str, Any]) -> None:
-    road = form.text("road", required="the road's id, e.g. DAG-KIH:f")
+    road = form.text("road", required=tt("the road's id, e.g. {example}", example="DAG-KIH:f"))
     if road is not None:
         connection = problems.attempt("road", parse_connection, road, where="road")
         fields["road"] = connection.id if connection else None
@@ -121,9 +137,10 @@ def _read_placement(form: Form, problems: Problems, fields: dict[str, Any]) -> N
             fields["counter"], with_obstacle = parsed
             obstacle = obstacle or with_obstacle
     if obstacle and fields.get("counter") is not None:
-        problems.add("counter-and-obstacle", "counter", text, "place a counter or your obstacle, one at a time")
+        problems.add("counter-and-obstacle", "counter", text, tt("place a counter or your obstacle, one at a time"))
     elif not obstacle and text is None and not problems:
-        problems.add("missing-key", "counter", None, 'the counter to place, e.g. "E", or "obstacle": true')
+        problems.add("missing-key", "counter", None, tt("the counter to place, e.g. {example}, or {obstacle}",
+                                                        example='"E"', obstacle='"obstacle": true'))
     fields["obstacle"] = obstacle
     by = form.data.get("by", "me")
     if by == "me":
@@ -131,8 +148,9 @@ def _read_placement(form: Form, problems: Problems, fields: dict[str, Any]) -> N
     elif isinstance(by, int) and not isinstance(by, bool) and 1 <= by <= MAX_PLAYERS - 1:
         fields["index"] = by
     else:
-        problems.add("bad-by", "by", by, f'by is "me" or the number of an opponent (1..{MAX_PLAYERS - 1}), '
-                     f"got {by!r}")
+        problems.add("bad-by", "by", by, tt("{key} is {me} or the number of an opponent ({low}..{high}), got "
+                                            "{value}", key="by", me='"me"', low=1, high=MAX_PLAYERS - 1,
+                                            value=repr(by)))
 
 
 def _read_new_round(form: Form, problems: Problems, fields: dict[str, Any]) -> None:
@@ -145,8 +163,9 @@ def _read_new_round(form: Form, problems: Problems, fields: dict[str, Any]) -> N
     fields["hand"] = _counts(form, problems, "cards")
     display = form.text("display") or "keep"
     if display not in DISPLAY_CHOICES:
-        problems.add("bad-display", "display", display, f"display is {' or '.join(map(repr, DISPLAY_CHOICES))}: "
-                     "the face-up counters stay, or five new ones are turned up")
+        problems.add("bad-display", "display", display, tt("{key} is {keep} or {new}: the face-up counters stay, or "
+                                                           "five new ones are turned up", key="display",
+                                                           keep=repr(DISPLAY_CHOICES[0]), new=repr(DISPLAY_CHOICES[1])))
     fields["text"] = display
 
 
@@ -164,8 +183,8 @@ def apply_round_change(position: Position, change: Change) -> Position:
         counts = getattr(position, change.pile).as_dict()
         counts[change.counter] += change.delta
         if counts[change.counter] < 0:
-            raise refusal("no-counter", change.pile, change.counter.letter, f"the {change.pile} holds no "
-                          f"{change.counter.title} counter to take away")
+            raise refusal("no-counter", change.pile, change.counter.letter, tt(
+                PILE_EMPTY[change.pile], counter=transport_word(change.counter)))
         return position.replace(**{change.pile: Hand.from_counts(counts)})
     if op == "pile":
         assert change.pile is not None and change.hand is not None
@@ -192,8 +211,9 @@ def _take(position: Position, change: Change) -> Position:
     display = position.display
     if change.text == "display":
         if not display[counter]:
-            raise refusal("not-in-display", "display", counter.letter, f"the display shows no {counter.title} "
-                          "counter: tap one that lies face up, or add the counter you drew blind to your supply")
+            raise refusal("not-in-display", "display", counter.letter, tt(
+                "the display shows no {counter} counter: tap one that lies face up, or add the counter you drew "
+                "blind to your supply", counter=transport_word(counter)))
         display = display.without(Hand.of([counter]))
     return position.replace(supply=position.supply + Hand.of([counter]), display=display)
 
@@ -204,19 +224,22 @@ def _place(position: Position, change: Change) -> Position:
     assert road is not None and index is not None
     tiles = position.tile_map()
     if index > len(position.opponents):
-        raise refusal("no-opponent", "by", index, f"there is no opponent {index}: "
-                      f"{len(position.opponents)} are known")
+        raise refusal("no-opponent", "by", index, tt("there is no opponent {index} (opponents known: {known})",
+                                                     index=index, known=len(position.opponents)))
     owner = position.opponents[index - 1] if index else None
-    who = "you" if owner is None else owner.name
     if change.obstacle:
         tile = tiles.get(road)
         if tile is None or tile.transport is None or tile.obstacle:
-            raise refusal("obstacle-road", "road", road, f"an obstacle goes on a road holding a counter and no "
-                          f"obstacle; {road} holds {'an obstacle already' if tile and tile.obstacle else 'none'}")
+            taken = tile is not None and tile.obstacle
+            raise refusal("obstacle-road", "road", road, tt(
+                "an obstacle goes on a road holding a counter and no obstacle; {road} holds an obstacle already",
+                road=road) if taken else tt(
+                "an obstacle goes on a road holding a counter and no obstacle; {road} holds none", road=road))
         held = position.obstacle if owner is None else owner.obstacle
         if not held:
             raise refusal("no-obstacle", "obstacle" if owner is None else f"opponent[{index}].obstacle", road,
-                          f"{who} placed {'your' if owner is None else 'their'} obstacle of the game already")
+                          tt("you placed your obstacle of the game already") if owner is None else
+                          tt("{name} placed their obstacle of the game already", name=owner.name))
         tiles[road] = Tile(road, tile.transport, True)
         if owner is None:
             return position.replace(tiles=tuple(tiles.values()), obstacle=False)
@@ -225,22 +248,26 @@ def _place(position: Position, change: Change) -> Position:
     assert counter is not None
     if road in tiles:
         there = tiles[road].transport
-        raise refusal("road-taken", "road", road, f"{road} holds a {there.title if there else 'counter'} counter "
-                      "already: a counter goes only on an empty road")
+        raise refusal("road-taken", "road", road, tt(
+            "{road} holds a {counter} counter already: a counter goes only on an empty road", road=road,
+            counter=transport_word(there)) if there else tt(
+            "{road} holds a counter already: a counter goes only on an empty road", road=road))
     tiles[road] = Tile(road, counter)
     board = position.replace(tiles=tuple(tiles.values()))
     if owner is None:
         if not position.supply[counter]:
-            raise refusal("no-counter", "supply", counter.letter, f"your supply holds no {counter.title} counter: "
-                          "add it to the supply first, or say whose counter it is")
+            raise refusal("no-counter", "supply", counter.letter, tt(
+                "your supply holds no {counter} counter: add it to the supply first, or say whose counter it is",
+                counter=transport_word(counter)))
         return board.replace(supply=position.supply.without(Hand.of([counter])))
     if owner.counters[counter]:  # a face-up counter of theirs, else one of their face-down ones
         changed = replace(owner, counters=owner.counters.without(Hand.of([counter])))
     elif owner.secret:
         changed = replace(owner, secret=owner.secret - 1)
     else:
-        raise refusal("no-counter", f"opponent[{index}].counters", counter.letter, f"{owner.name} holds no "
-                      f"{counter.title} counter face up and no face-down one")
+        raise refusal("no-counter", f"opponent[{index}].counters", counter.letter, tt(
+            "{name} holds no {counter} counter face up and no face-down one", name=owner.name,
+            counter=transport_word(counter)))
     return _with_opponent(board, index, changed)
 
 
@@ -256,10 +283,11 @@ def _edit_opponent(position: Position, change: Change) -> Position:
     tables: list[dict[str, Any]] = data.setdefault("opponent", [])
     index = change.index
     if index is not None and index > len(tables):
-        raise refusal("no-opponent", "index", index, f"there is no opponent {index}: {len(tables)} are known")
+        raise refusal("no-opponent", "index", index, tt("there is no opponent {index} (opponents known: {known})",
+                                                        index=index, known=len(tables)))
     if change.remove:
         if index is None:
-            raise refusal("missing-key", "index", None, "say which opponent to remove (index)")
+            raise refusal("missing-key", "index", None, tt("say which opponent to remove ({key})", key="index"))
         del tables[index - 1]
     elif index is None:
         tables.append(dict(change.opponent or {}))
@@ -280,23 +308,26 @@ def _new_round(position: Position, change: Change) -> Position:
     unless the change names them), the display stays or is turned up anew; an opponent holding more than one
     unplaced counter keeps one I cannot know, counted as face down. The boot, the towns and the rules stay."""
     if position.round >= position.rules.rounds:
-        raise refusal("last-round", "round", position.round, f"round {position.round} is the last of a "
-                      f"{position.rules.rounds}-round game")
+        raise refusal("last-round", "round", position.round, tt(
+            "round {round} is the last of the game (rounds: {rounds})", round=position.round,
+            rounds=position.rules.rounds))
     supply = position.supply
     if change.keep:
         if change.counter is not None and not supply[change.counter]:
-            raise refusal("no-counter", "keep", change.counter.letter, f"your supply holds no "
-                          f"{change.counter.title} counter to keep")
+            raise refusal("no-counter", "keep", change.counter.letter, tt(
+                "your supply holds no {counter} counter to keep", counter=transport_word(change.counter)))
         supply = Hand.of([change.counter]) if change.counter is not None else Hand()
     elif len(supply) > 1:
-        raise refusal("choose-counter", "keep", str(supply), f"your supply holds {len(supply)} counters and a "
-                      'player keeps at most one: say which ("keep": "D") or none ("keep": "-")')
+        raise refusal("choose-counter", "keep", str(supply), tt(
+            "your supply holds {counters} and a player keeps at most one: say which ({which}) or none ({none})",
+            counters=count(len(supply), "counter"), which='"keep": "D"', none='"keep": "-"'))
     cards = change.hand if change.hand is not None else keep_cards(position.hand)
     if not position.hand.contains(cards):
-        raise refusal("no-card", "cards", str(cards), f"the hand {position.hand or '-'} does not hold {cards}")
+        raise refusal("no-card", "cards", str(cards), tt("the hand {hand} does not hold {cards}",
+                                                         hand=str(position.hand or "-"), cards=str(cards)))
     if len(cards) > KEEP_LIMIT:
-        raise refusal("too-many-cards", "cards", str(cards), f"a player keeps at most {KEEP_LIMIT} cards, not "
-                      f"{len(cards)}")
+        raise refusal("too-many-cards", "cards", str(cards), tt("a player keeps at most {limit}, not {given}",
+                                                                limit=count(KEEP_LIMIT, "card"), given=len(cards)))
     opponents = tuple(o if len(o.counters) + o.secret <= 1 else replace(o, counters=Hand(), secret=1)
                       for o in position.opponents)
     return position.replace(tiles=(), round=position.round + 1, hand=cards, supply=supply,

@@ -33,12 +33,14 @@ from planner.table.changes import (
     read_own_route,
 )
 from planner.table.game import GameTable, start_game
-from planner.table.texts import tt
+from planner.table.texts import tt, tt_mark
 
 __all__ = ["HISTORY", "Applied", "TableState", "open_table", "save_position"]
 
 HISTORY = 200
 """Positions kept for undo (a whole game at a table is far fewer changes)."""
+NOTHING_TO = {"undo": tt_mark("nothing to undo"), "redo": tt_mark("nothing to redo")}
+"""What an undo or redo with nothing to take back or bring back says (the table domain, said on use)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -166,27 +168,28 @@ class TableState:
             return self._view_setting(change)
         if op == "game_start":
             if game is not None and not game.replaceable:
-                raise refusal("game-in-progress", "game", game.state.round, f"a game is being played (round "
-                              f"{game.state.round}): finish it, or undo back to its start, before a new one")
+                raise refusal("game-in-progress", "game", game.state.round, tt(
+                    "a game is being played (round {round}): finish it, or undo back to its start, before a new one",
+                    round=game.state.round))
             if game is not None and game.state.over and self.save is not None:  # its record is the save file's
-                raise refusal("game-saved", "game", str(self.save), f"the finished game is saved in "
-                              f"{str(self.save)!r}: start the table again with another --save file for a new game, "
-                              "so that its record is kept")
+                raise refusal("game-saved", "game", str(self.save), tt(
+                    "the finished game is saved in {file}: start the table again with another {option} file for a "
+                    "new game, so that its record is kept", file=repr(str(self.save)), option="--save"))
             self.game, self.mode = start_game(change, self.position.rules), "game"
-            return self._changed(change, said=self.game.said)
+            return self._changed(change, said=None if self.game.said is None else str(self.game.said()))
         if game is None:
-            raise refusal("no-game", "game", None, "no game is being played: start one first")
+            raise refusal("no-game", "game", None, tt("no game is being played: start one first"))
         self.mode = "game"
         if op in HISTORY_OPS:
             if not (game.can_undo if op == "undo" else game.can_redo):
-                return Applied(self.version, (Problem(f"no-{op}", op, None, f"nothing to {op}"),))
+                return Applied(self.version, (Problem(f"no-{op}", op, None, tt(NOTHING_TO[op])),))
             return self._changed(change, said=game.undo() if op == "undo" else game.redo())
         if op in ("game_deal", "game_act"):
             return self._changed(change, said=game.act(dict(change.entry or {})))
         if op == "travel":
             return self._changed(change, said=game.act({"action": change.text or "-"}))
-        raise refusal("game-mode", change.op, None, "the table follows the game: switch to analysis mode to edit "
-                      "the position freely")
+        raise refusal("game-mode", change.op, None, tt("the table follows the game: switch to analysis mode to "
+                                                       "edit the position freely"))
 
     def _view_setting(self, change: Change) -> Applied:
         if change.op == "yours":
@@ -212,7 +215,7 @@ class TableState:
     def _move(self, change: Change) -> Applied:
         step = -1 if change.op == "undo" else 1
         if not (self.can_undo if step < 0 else self.can_redo):
-            return Applied(self.version, (Problem(f"no-{change.op}", change.op, None, f"nothing to {change.op}"),))
+            return Applied(self.version, (Problem(f"no-{change.op}", change.op, None, tt(NOTHING_TO[change.op])),))
         self._index += step
         return self._changed(change)
 
@@ -236,7 +239,8 @@ def save_position(position: Position, path: Path) -> None:
         write_atomically(path, position_to_toml(position))
     except (OSError, UnicodeEncodeError) as error:
         reason = error.strerror if isinstance(error, OSError) and error.strerror else error
-        raise UnsupportedError(f"cannot save the table to {str(path)!r}: {reason}") from None
+        raise UnsupportedError(tt("cannot save the table to {file}: {reason}", file=repr(str(path)),
+                                  reason=reason)) from None
 
 
 def save_game(game: GameTable, path: Path) -> None:
@@ -248,7 +252,8 @@ def save_game(game: GameTable, path: Path) -> None:
     try:
         write_atomically(path, json.dumps(game.record(), ensure_ascii=False) + "\n")
     except OSError as error:
-        raise UnsupportedError(f"cannot save the game to {str(path)!r}: {error.strerror or error}") from None
+        raise UnsupportedError(tt("cannot save the game to {file}: {reason}", file=repr(str(path)),
+                                  reason=error.strerror or error)) from None
 
 
 def open_table(source: str | None, overrides: Overrides | None = None, *, save: Path | None = None,
@@ -266,22 +271,25 @@ def open_table(source: str | None, overrides: Overrides | None = None, *, save: 
     notes = []
     flags = overrides or Overrides()
     if save is not None and not save.parent.is_dir():
-        raise UnsupportedError(f"cannot save the table to {str(save)!r}: folder {str(save.parent)!r} does not exist")
+        raise UnsupportedError(tt("cannot save the table to {file}: folder {folder} does not exist",
+                                  file=repr(str(save)), folder=repr(str(save.parent))))
     if save is not None and save.exists() and not save.is_file():  # a FIFO would hang the reader, a device...
-        raise UnsupportedError(f"cannot save the table to {str(save)!r}: it is not a regular file")
+        raise UnsupportedError(tt("cannot save the table to {file}: it is not a regular file", file=repr(str(save))))
     if save is not None and save.exists() and save.read_bytes()[:1] == b"{":  # a game's record, not a position
         try:
             record = json.loads(save.read_text(encoding="utf-8"))
         except (UnicodeDecodeError, ValueError) as error:
-            raise IllegalPositionError([f"{save} holds no readable game: {error}"]) from None
+            raise IllegalPositionError([tt("{file} holds no readable game: {error}", file=save, error=error)]) from None
         game = GameTable.from_record(record)
-        notes.append(f"resuming the game saved in {save}" + (f" ({source} is not read)" if source else ""))
+        notes.append(tt("resuming the game saved in {file} ({source} is not read)", file=save, source=source)
+                     if source else tt("resuming the game saved in {file}", file=save))
         table = TableState(game.position(), phase=phase)
         table.game, table.mode, table.save = game, "game", save
         return table, notes
     if save is not None and save.exists():
         position = load_position(str(save), overrides=flags)
-        notes.append(f"resuming the table saved in {save}" + (f" ({source} is not read)" if source else ""))
+        notes.append(tt("resuming the table saved in {file} ({source} is not read)", file=save, source=source)
+                     if source else tt("resuming the table saved in {file}", file=save))
     elif source is None and flags.at is None:
         position = position_from_mapping({"at": CAPITAL}, overrides=flags)
     else:

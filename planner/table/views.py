@@ -41,6 +41,7 @@ from planner.elfenland.solvers import Solution
 from planner.elfenland.svg import BOARD_CROP, TRANSPORT_COLOURS, board_layout
 from planner.table import PHASES
 from planner.table.changes import MAX_ALTERNATIVES, rules_text
+from planner.table.localized import localized
 from planner.table.rounds import DISPLAY_CHOICES, PILES
 from planner.table.texts import tt, tt_mark
 
@@ -102,7 +103,8 @@ def board_in(lang: str) -> dict[str, Any]:
 
 
 def position_document(position: Position) -> dict[str, Any]:
-    """The position as the page's controls show it, with its notation and warnings."""
+    """The position as the page's controls show it, with its notation and warnings (said in each phone's language:
+    :mod:`planner.table.localized`)."""
     return {
         "notation": str(position),
         "title": position.title,
@@ -117,7 +119,7 @@ def position_document(position: Position) -> dict[str, Any]:
         "rounds": position.rules.rounds,
         "last_round": position.last_round,
         "rules": rules_text(position.rules),
-        "warnings": [p.as_dict() for p in position.warnings()],
+        "warnings": localized(_warnings, position),
         **{pile: _counts(getattr(position, pile)) for pile in PILES},
         "obstacle": position.obstacle,
         "players": position.players,
@@ -125,6 +127,11 @@ def position_document(position: Position) -> dict[str, Any]:
                        "counters": _counts(o.counters), "secret": o.secret, "obstacle": o.obstacle,
                        "points": o.points} for i, o in enumerate(position.opponents, 1)],
     }
+
+
+def _warnings(position: Position) -> list[dict[str, str | None]]:
+    """The position's warnings, said in the language spoken now."""
+    return [p.as_dict() for p in position.warnings()]
 
 
 def _counts(counters: Hand) -> dict[str, int]:

@@ -146,6 +146,12 @@ def test_each_phone_keeps_its_own_language(browser: Any) -> None:  # noqa: F811
                 assert phone.page.input_value("#lang") == lang
             assert first.page.text_content("#hand-panel h2").startswith("Ruka")
             assert second.page.text_content("#hand-panel h2").startswith("手札")
+            # The table speaks English, each phone its own: the advice too, from one solve (its view and events).
+            for phone in (first, second):
+                phone.page.wait_for_selector("body[data-solving=false]")
+                phone.page.wait_for_function("() => document.body.dataset.pending === ''")
+                assert not english_left(phone), english_left(phone)
+            assert first.page.text_content("#verdict") != second.page.text_content("#verdict")
             assert not first.errors and not second.errors, first.errors + second.errors
         finally:
             first.close()

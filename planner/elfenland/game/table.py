@@ -32,9 +32,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from planner.common.i18n import language, say
+from planner.common.i18n import N_, language, say
 from planner.common.problems import Problem
 from planner.elfenland.board import CAPITAL, load_board
+from planner.elfenland.counts import count
 from planner.elfenland.game.engine import apply, new_game, position_of, scores, view
 from planner.elfenland.game.record import Replay, _difference, parse_action, rules_from
 from planner.elfenland.game.record import walk as walk_engine_record
@@ -48,6 +49,14 @@ from planner.errors import NotationError
 __all__ = ["SEEN", "Played", "TableGame", "default_collected", "entries_of", "my_position", "needs_deal", "replay",
            "table_record", "walk", "walk_table"]
 
+_TURNS = {
+    Phase.DRAW: N_("it is {name}'s turn in the draw phase"),
+    Phase.PLAN: N_("it is {name}'s turn in the plan phase"),
+    Phase.TRAVEL: N_("it is {name}'s turn in the travel phase"),
+    Phase.DISCARD: N_("it is {name}'s turn in the discard phase"),
+    Phase.KEEP: N_("it is {name}'s turn in the keep phase"),
+}
+"""Whose turn it is and in which phase, refusing another's action (said on use)."""
 SEEN = "?"
 """The action text of what the table did not see: an opponent's move (its end and towns are given beside it) or an
 opponent's face-down counter kept."""
@@ -122,10 +131,10 @@ class TableGame:
             if "deal" in entry:
                 played = self._deal(state, entries, entry)
             elif state.over:
-                return _problem("game-over", "action", None, "the game is over: no more actions")
+                return _problem("game-over", "action", None, say("the game is over: no more actions"))
             elif needs_deal(state, entries):
-                return _problem("needs-deal", "deal", None, f"round {state.round} begins with your cards: enter "
-                                "your hand first")
+                return _problem("needs-deal", "deal", None, say("round {round} begins with your cards: enter your "
+                                                                "hand first", round=state.round))
             else:
                 played = self._act(state, entry)
                 entry = {"player": self.names[state.turn], "phase": str(state.phase), **entry}
@@ -135,18 +144,20 @@ class TableGame:
 
     def _deal(self, state: GameState, entries: Sequence[dict[str, Any]], entry: dict[str, Any]) -> Played | Problem:
         if not needs_deal(state, entries):
-            return _problem("no-deal", "deal", entry.get("deal"), "the cards are dealt at the start of a round "
-                            "only, before its first counter is taken")
+            return _problem("no-deal", "deal", entry.get("deal"), say("the cards are dealt at the start of a round "
+                                                                      "only, before its first counter is taken"))
         hand = Hand.from_str(str(entry["deal"]))
         me = state.players[self.me]
         if len(hand) != len(me.hand):
-            return _problem("deal-count", "deal", hand, f"your hand holds {len(me.hand)} cards at the start of round "
-                            f"{state.round}, not {len(hand)}")
+            return _problem("deal-count", "deal", hand, say("your hand holds {cards} at the start of round {round}, "
+                                                            "not {given}", cards=count(len(me.hand), "card"),
+                                                            round=state.round, given=len(hand)))
         display = str(entry.get("display") or "").strip().upper()
         if display and state.round == 1:
             if len(display) != len(state.display):
-                return _problem("display-count", "display", display, f"the display shows {len(state.display)} "
-                                f"counters, not {len(display)}")
+                return _problem("display-count", "display", display, say(
+                    "the display shows {counters}, not {given}", counters=count(len(state.display), "counter"),
+                    given=len(display)))
             faces, stack = state.display, state.stack
             for i, letter in enumerate(display):
                 faces, stack = _swap_in(faces, i, _counter(letter, "display"), stack)
@@ -166,8 +177,7 @@ class TableGame:
         seat = state.turn
         name = self.names[seat]
         if entry.get("player", name) != name or entry.get("phase", str(state.phase)) != str(state.phase):
-            return _problem("out-of-turn", "player", entry.get("player"), f"it is {name}'s turn in the "
-                            f"{state.phase} phase")
+            return _problem("out-of-turn", "player", entry.get("player"), say(_TURNS[state.phase], name=name))
         text = str(entry.get("action", "")).strip()
         mine = seat == self.me
         if state.phase is Phase.DRAW:
@@ -177,7 +187,8 @@ class TableGame:
         if state.phase is Phase.KEEP and text == SEEN:
             player = state.players[seat]
             if mine or not player.secret:
-                return _problem("bad-keep", "keep", text, f"{name} holds no face-down counter to keep unseen")
+                return _problem("bad-keep", "keep", text, say("{name} holds no face-down counter to keep unseen",
+                                                              name=name))
             return self._apply(state, Keep(player.secret.cards()[0]))
         if state.phase is Phase.PLAN and not mine and "@" in text:
             state = self._reveal_secret(state, seat, text)
@@ -197,12 +208,14 @@ class TableGame:
         if text.lower() == "pass":
             return self._apply(state, Pass())
         if text.lower() != "blind" and not text.isdigit():
-            return _problem("wrong-phase", "action", text, f"{self.names[state.turn]} is drawing a counter: a "
-                            f"face-up slot (0..{len(state.display) - 1}), 'blind' or 'pass', not {text!r}")
+            return _problem("wrong-phase", "action", text, say(
+                "{name} is drawing a counter: a face-up slot ({low}..{high}), {blind} or {none}, not {text}",
+                name=self.names[state.turn], low=0, high=len(state.display) - 1, blind="'blind'", none="'pass'",
+                text=repr(text)))
         took = _counter(str(entry.get("took") or ""), "took")
         if text.lower() == "blind":
             if not state.stack:
-                return _problem("empty-stack", "action", text, "the stack is empty: no blind draw")
+                return _problem("empty-stack", "action", text, say("the stack is empty: no blind draw"))
             pile = list(state.stack)
             if took in pile:
                 where = pile.index(took)
@@ -210,8 +223,8 @@ class TableGame:
             pile[0] = took
             return self._apply(replace(state, stack=tuple(pile)), Draw(None))
         if not text.isdigit() or int(text) >= len(state.display):
-            return _problem("bad-draw", "action", text, f"face-up slot {text!r} is not one of "
-                            f"0..{len(state.display) - 1}")
+            return _problem("bad-draw", "action", text, say("face-up slot {slot} is not one of {low}..{high}",
+                                                            slot=repr(text), low=0, high=len(state.display) - 1))
         index = int(text)
         display, stack = _swap_in(state.display, index, took, state.stack)
         played = self._apply(replace(state, display=display, stack=stack), Draw(index))
@@ -243,17 +256,20 @@ class TableGame:
         player = state.players[seat]
         board = load_board()
         if not entry.get("town"):
-            return _problem("missing-town", "town", entry.get("action"), f"{self.names[seat]}'s move is said by the "
-                            "town where the boot ends (the table does not see an opponent's cards)")
+            return _problem("missing-town", "town", entry.get("action"), say(
+                "{name}'s move is said by the town where the boot ends (the table does not see an opponent's cards)",
+                name=self.names[seat]))
         end = parse_town(str(entry["town"]), where="town")
         collected = entry.get("collected")
         if not isinstance(collected, list):
-            return _problem("bad-collected", "collected", collected, "collected is the list of towns the move "
-                            "collected, e.g. [\"LAP\", \"VIR\"]")
+            return _problem("bad-collected", "collected", collected, say(
+                "{key} is the list of towns the move collected, e.g. {example}", key="collected",
+                example='["LAP", "VIR"]'))
         towns = frozenset(parse_town(str(t), where="collected") for t in collected)
         if end not in player.visited and end not in towns:
-            return _problem("end-not-collected", "collected", end, f"{board.towns[end].name}, where the boot "
-                            "ends, is collected by the move: keep it among the towns")
+            return _problem("end-not-collected", "collected", end, say(
+                "{town}, where the boot ends, is collected by the move: keep it among the towns",
+                town=town_word(board, end)))
         actions: list[Action] = [Travel(())]
         if len(player.hand) > KEEP_LIMIT:
             actions.append(Discard(Hand.of(player.hand.cards()[KEEP_LIMIT:])))
@@ -418,7 +434,7 @@ def walk_table(record: dict[str, Any]) -> tuple[list[GameState], list[Action], R
         entries = entries_of(record)
     except (KeyError, TypeError, ValueError, AttributeError) as error:
         return [], [], Replay(False, False, None, Problem("bad-record", "", None,
-                                                          f"not a readable table record: {error}"))
+                                                          say("not a readable table record: {error}", error=error)))
     played, problem, index = game.replay(entries)
     states: list[GameState] = [game.start]
     actions: list[Action] = []

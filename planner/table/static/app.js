@@ -111,7 +111,8 @@ function backOnline() {
 }
 
 function listen() {
-  const events = new EventSource("/api/events");
+  const lang = chosenLang();  // an event stream sends no headers of ours: its words' language is in the query
+  const events = new EventSource(lang ? `/api/events?lang=${encodeURIComponent(lang)}` : "/api/events");
   events.addEventListener("open", backOnline);
   events.addEventListener("error", goneOffline);
   events.addEventListener("view", (event) => render(JSON.parse(event.data)));
