@@ -29,6 +29,7 @@ import sys
 import threading
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any, NoReturn, overload
 
@@ -397,6 +398,10 @@ CLICK_MODULES = ("click.core", "click.decorators", "click.exceptions", "click.fo
 Windows imports); ``tests/cli/test_click_speaks.py`` fails when an installed click has another one."""
 
 
+HELP_OPTION_HELP = "Show this message and exit."
+"""click's help of ``--help``, its source as in click's catalogue."""
+
+
 def click_gettext(message: str) -> str:
     """click's ``_``: ``message`` in the language spoken now, from the ``click`` catalogue."""
     lang = i18n.language()
@@ -474,8 +479,9 @@ class SpeakingCommand(click.Command):
     def get_help_option(self, ctx: click.Context) -> click.Option | None:
         """click's ``--help`` (made once and kept: its help, click's words, is translated as it is rendered)."""
         option = super().get_help_option(ctx)
-        if option is not None:
+        if option is not None:  # made in the language of the first call: keep click's source, translated on use
             option.__class__ = _speaking_class(type(option), SpeakingOption)
+            option.help = HELP_OPTION_HELP
         return option
 
 
@@ -499,11 +505,15 @@ def _speaking_class(cls: type, mixin: type) -> type:
     return _SPEAKING[cls, mixin]
 
 
+_ASKED: ContextVar[str | None] = ContextVar("planner_cli_lang", default=None)
+"""The language the command line names (read by :meth:`SpeakingGroup.main` before click parses it)."""
+
+
 def _speak(ctx: click.Context, param: click.Parameter, value: str | None) -> None:
     if value is None and ctx.parent is not None and ctx.parent.meta.get("planner.lang"):
         return  # the group's --lang holds for its command
-    try:
-        chosen = i18n.use(value)
+    try:  # a group without --lang of its own keeps the command's, given after the command's name
+        chosen = i18n.use(value if value is not None else _ASKED.get())
     except ValueError as error:
         raise click.BadParameter(str(error), ctx=ctx, param=param) from None
     if chosen != "en":
@@ -553,8 +563,8 @@ class SpeakingGroup(SpeakingCommand, click.Group):
     """
 
     def main(self, args: Any = None, *rest: Any, **extra: Any) -> Any:
-        given = language_in(list(sys.argv[1:] if args is None else args))
-        lang = i18n.parse_language(given)
+        lang = i18n.parse_language(language_in(list(sys.argv[1:] if args is None else args)))
+        _ASKED.set(lang)
         if i18n.use(lang) != "en":  # an unknown --lang is refused by the option itself, in the environment's
             route_click()
         return super().main(args, *rest, **extra)
