@@ -29,6 +29,7 @@ import sys
 import threading
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any, NoReturn, overload
 
@@ -43,10 +44,12 @@ from planner.common.problems import error_text
 from planner.errors import NoPlanError, PlannerError, UnsupportedError, is_input_error
 
 __all__ = [
-    "EXIT_BUG", "EXIT_INPUT", "EXIT_NO_PLAN", "EXIT_STOPPED", "MAX_SEED", "PlannerCliError", "Pictures",
-    "PositionCommand", "SecondsType", "SpeakingGroup", "WholeNumber", "answer", "err", "exit_code", "fail", "finish",
-    "handle_errors", "json_option", "lang_option", "limit_from", "limit_options", "out", "picture_options",
-    "seed_option", "speaking", "still_status", "stop_on_ctrl_c", "writing",
+    "CLICK_MODULES", "EXIT_BUG", "EXIT_INPUT", "EXIT_NO_PLAN", "EXIT_STOPPED", "MAX_SEED", "PlannerCliError",
+    "Pictures", "PositionCommand", "SecondsType", "SpeakingCommand", "SpeakingGroup", "SpeakingOption",
+    "WholeNumber", "answer", "click_gettext", "click_ngettext", "err", "exit_code", "fail", "finish",
+    "handle_errors", "help_text", "json_option", "lang_option", "language_in", "limit_from", "limit_options", "out",
+    "picture_options", "route_click", "seed_option", "speaking", "still_status", "stop_on_ctrl_c",
+    "writing",
 ]
 
 EXIT_BUG, EXIT_INPUT, EXIT_NO_PLAN, EXIT_STOPPED = 1, 2, 3, 130
@@ -393,33 +396,190 @@ class PositionCommand(click.Command):
 
 
 # -- the language ---------------------------------------------------------------------------------------------
+# Two kinds of text reach the player from click: the planner's own help (docstrings, option help, epilogs), which
+# is English source in the code and translated when the help is rendered (the language is known only at run time,
+# and a command's module is imported only when it is looked up), and click's own words ("Usage:", "Options:",
+# "No such option: --x"), which click looks up through ``gettext`` bound as ``_`` (and ``ngettext``) in each of its
+# modules. The help texts are messages of the ``planner`` catalogue (extracted by ``planner.cli.help_catalogue``,
+# which walks both groups' commands); click's words are those of a catalogue of their own, ``click``, extracted
+# from the installed click's source (docs/languages.md). English never changes a thing: the source is printed.
+CLICK_DOMAIN = "click"
+CLICK_MODULES = ("click.core", "click.decorators", "click.exceptions", "click.formatting", "click.parser",
+                 "click.shell_completion", "click.termui", "click.types", "click.utils", "click._termui_impl")
+"""click's modules that bind ``gettext`` (as ``_``) or ``ngettext`` at import (``click._winconsole`` too, which only
+Windows imports); ``tests/cli/test_click_speaks.py`` fails when an installed click has another one."""
+
+
+HELP_OPTION_HELP = "Show this message and exit."
+"""click's help of ``--help``, its source as in click's catalogue."""
+
+
+def click_gettext(message: str) -> str:
+    """click's ``_``: ``message`` in the language spoken now, from the ``click`` catalogue."""
+    lang = i18n.language()
+    return message if lang == "en" else i18n.catalogue(lang, CLICK_DOMAIN).gettext(message)
+
+
+def click_ngettext(singular: str, plural: str, n: int) -> str:
+    """click's ``ngettext``, by the language's plural rule, from the ``click`` catalogue."""
+    lang = i18n.language()
+    if lang == "en":
+        return singular if n == 1 else plural
+    return i18n.catalogue(lang, CLICK_DOMAIN).ngettext(singular, plural, n)
+
+
+def route_click() -> None:
+    """Send click's ``_`` and ``ngettext`` to the ``click`` catalogue (once; each call then asks the language).
+
+    Done only when a language other than English is spoken, so English start-up and output stay click's own.
+    """
+    import importlib  # only for another language
+
+    for name in CLICK_MODULES:
+        module = importlib.import_module(name)
+        if hasattr(module, "_"):
+            module._ = click_gettext  # type: ignore[attr-defined]
+        if hasattr(module, "ngettext"):
+            module.ngettext = click_ngettext  # type: ignore[attr-defined]
+
+
+def help_text(text: str) -> str:
+    """A help text (a docstring, an option's help, an epilog) in the language spoken now: the ``planner``
+    catalogue's, else the ``click`` one's (``--version``'s help is click's), else the English source."""
+    if i18n.language() == "en":
+        return text
+    import inspect  # only for another language
+
+    source = inspect.cleandoc(text)
+    translated = gettext(source)
+    return click_gettext(source) if translated == source else translated
+
+
+@contextmanager
+def _spoken(thing: Any, *attributes: str) -> Iterator[None]:
+    """``thing``'s help ``attributes`` translated while click formats them (English: untouched)."""
+    if i18n.language() == "en":
+        yield
+        return
+    kept = {name: getattr(thing, name) for name in attributes}
+    try:
+        for name, value in kept.items():
+            if value:
+                setattr(thing, name, help_text(value))
+        yield
+    finally:
+        for name, value in kept.items():
+            setattr(thing, name, value)
+
+
+class SpeakingCommand(click.Command):
+    """Mixed into every command of both groups (by :func:`speaking`): its help, short help and epilog are
+    translated as they are rendered."""
+
+    def format_help_text(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        with _spoken(self, "help"):
+            super().format_help_text(ctx, formatter)
+
+    def format_epilog(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        with _spoken(self, "epilog"):
+            super().format_epilog(ctx, formatter)
+
+    def get_short_help_str(self, limit: int = 45) -> str:
+        with _spoken(self, "help", "short_help"):
+            return super().get_short_help_str(limit)
+
+    def get_help_option(self, ctx: click.Context) -> click.Option | None:
+        """click's ``--help`` (made once and kept: its help, click's words, is translated as it is rendered)."""
+        option = super().get_help_option(ctx)
+        if option is not None:  # made in the language of the first call: keep click's source, translated on use
+            option.__class__ = _speaking_class(type(option), SpeakingOption)
+            option.help = HELP_OPTION_HELP
+        return option
+
+
+class SpeakingOption(click.Option):
+    """Mixed into every option of the commands (by :func:`speaking`): its help is translated as it is rendered."""
+
+    def get_help_record(self, ctx: click.Context) -> tuple[str, str] | None:
+        with _spoken(self, "help"):
+            return super().get_help_record(ctx)
+
+
+_SPEAKING: dict[tuple[type, type], type] = {}
+
+
+def _speaking_class(cls: type, mixin: type) -> type:
+    """``cls`` with ``mixin`` in front (made once a class): a command's or option's own class, speaking."""
+    if issubclass(cls, mixin):
+        return cls
+    if (cls, mixin) not in _SPEAKING:
+        _SPEAKING[cls, mixin] = type(cls.__name__, (mixin, cls), {"__module__": cls.__module__})
+    return _SPEAKING[cls, mixin]
+
+
+_ASKED: ContextVar[str | None] = ContextVar("planner_cli_lang", default=None)
+"""The language the command line names (read by :meth:`SpeakingGroup.main` before click parses it)."""
+
+
 def _speak(ctx: click.Context, param: click.Parameter, value: str | None) -> None:
     if value is None and ctx.parent is not None and ctx.parent.meta.get("planner.lang"):
         return  # the group's --lang holds for its command
-    try:
-        chosen = i18n.use(value)
+    try:  # a group without --lang of its own keeps the command's, given after the command's name
+        chosen = i18n.use(value if value is not None else _ASKED.get())
     except ValueError as error:
         raise click.BadParameter(str(error), ctx=ctx, param=param) from None
+    if chosen != "en":
+        route_click()
     if value is not None:
         ctx.meta["planner.lang"] = chosen
 
 
 def lang_option() -> click.Option:
     """``--lang LANG``: the language of the answer (else ``ELFENLAND_LANG``, else the locale, else English)."""
-    return click.Option(["--lang"], metavar="LANG", expose_value=False, is_eager=True, callback=_speak,
-                        help=f"Language of the answer: {', '.join(i18n.LANGUAGES)} (default: ELFENLAND_LANG, "
-                        "else the locale LC_ALL/LANG, else en).")
+    return SpeakingOption(["--lang"], metavar="LANG", expose_value=False, is_eager=True, callback=_speak,
+                          help=f"Language of the answer: {', '.join(i18n.LANGUAGES)} (default: ELFENLAND_LANG, "
+                          "else the locale LC_ALL/LANG, else en).")
 
 
 def speaking(command: click.Command) -> click.Command:
-    """``command`` with :func:`lang_option` (once), and every command of a group likewise when it is looked up."""
+    """``command`` with :func:`lang_option` (once), its help and its options' translated as they are rendered
+    (:class:`SpeakingCommand`, :class:`SpeakingOption` mixed into their own classes), and every command of a group
+    likewise when it is looked up."""
     if not any(p.name == "lang" for p in command.params):
         command.params.append(lang_option())
+    command.__class__ = _speaking_class(type(command), SpeakingCommand)
+    for param in command.params:
+        if isinstance(param, click.Option):
+            param.__class__ = _speaking_class(type(param), SpeakingOption)
     return command
 
 
-class SpeakingGroup(click.Group):
-    """A group whose every command takes ``--lang`` (added as each is looked up, so lazy commands stay lazy)."""
+def language_in(args: list[str]) -> str | None:
+    """The value of the first ``--lang LANG`` or ``--lang=LANG`` of a command line (before ``--``), if any."""
+    for i, arg in enumerate(args):
+        if arg == "--":
+            break
+        if arg == "--lang":
+            return args[i + 1] if i + 1 < len(args) else None
+        if arg.startswith("--lang="):
+            return arg.partition("=")[2]
+    return None
+
+
+class SpeakingGroup(SpeakingCommand, click.Group):
+    """A group whose every command takes ``--lang`` (added as each is looked up, so lazy commands stay lazy) and
+    speaks its help and click's words in the language chosen.
+
+    The command line is read for ``--lang`` before click parses it: click refuses an unknown option or a bad value
+    before any callback runs, and its message must be in the language asked for too.
+    """
+
+    def main(self, args: Any = None, *rest: Any, **extra: Any) -> Any:
+        lang = i18n.parse_language(language_in(list(sys.argv[1:] if args is None else args)))
+        _ASKED.set(lang)
+        if i18n.use(lang) != "en":  # an unknown --lang is refused by the option itself, in the environment's
+            route_click()
+        return super().main(args, *rest, **extra)
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         command = super().get_command(ctx, cmd_name)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import io
 import string
 from pathlib import Path
@@ -35,3 +36,37 @@ def assert_mo_is_compiled_po(lang: str, domain: str) -> None:
     write_mo(compiled, po(lang, domain), use_fuzzy=False)
     assert (LOCALES / lang / "LC_MESSAGES" / f"{domain}.mo").read_bytes() == compiled.getvalue(), (
         f"run: pybabel compile -d planner/locale -D {domain} -l {lang}")
+
+
+CLICK_SOURCE = Path(str(__import__("click").__file__)).parent
+"""The installed click's source, whose messages the ``click`` catalogues translate."""
+
+
+@functools.cache
+def click_messages() -> frozenset[str | tuple[str, str]]:
+    """Every message of the installed click (``_``, ``gettext``, ``ngettext``), as Babel extracts it."""
+    from babel.messages.extract import extract_from_dir
+
+    return frozenset(message if isinstance(message, str) else (message[0], message[1])
+                     for *_, message, _comments, _context in extract_from_dir(str(CLICK_SOURCE), [("**.py", "python")]))
+
+
+@functools.cache
+def help_messages() -> dict[str, list[str]]:
+    """Every help text of ``elfenland`` and ``expedition`` (a ``planner`` message) and where it shows."""
+    from planner.cli.help_catalogue import help_texts
+
+    return help_texts()
+
+
+def untranslated(catalogue: Any, messages: Any) -> list[str]:
+    """The messages (a text, or a (singular, plural) pair) that ``catalogue`` lacks, leaves empty or marks fuzzy."""
+    missing = []
+    for message in sorted(messages, key=str):
+        key = message[0] if isinstance(message, tuple) else message
+        entry = catalogue.get(key)
+        strings = [] if entry is None else (
+            list(entry.string) if isinstance(entry.string, tuple | list) else [entry.string])
+        if entry is None or not strings or not all(strings) or entry.fuzzy:
+            missing.append(key)
+    return missing
