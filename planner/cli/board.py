@@ -17,6 +17,7 @@ from planner.cli.conventions import (
     picture_options,
 )
 from planner.cli.positions import overrides_from, picture_of, position_options
+from planner.common.i18n import gettext
 from planner.elfenland import render, report
 from planner.elfenland.board import load_board
 from planner.elfenland.inputs import read_position
@@ -59,5 +60,5 @@ def show(source: str | None, pictures: Pictures, **kwargs: Any) -> None:
       elfenland show --at elv --hand DDC --tile "elv-lap P" --png position.png
     """
     if not pictures:
-        raise click.UsageError("say where to draw: --svg FILE or --png FILE")
+        raise click.UsageError(gettext("say where to draw: --svg FILE or --png FILE"))
     pictures.draw(picture_of(read_position(source, overrides_from(kwargs))))

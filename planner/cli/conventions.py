@@ -156,9 +156,9 @@ class SecondsType(click.ParamType):  # type: ignore[type-arg, unused-ignore]
         try:
             seconds = float(value)
         except (TypeError, ValueError):
-            self.fail(f"{value!r} is not a number of seconds", param, ctx)
+            self.fail(say("{value} is not a number of seconds", value=repr(value)), param, ctx)
         if not math.isfinite(seconds) or seconds <= 0:
-            self.fail(f"{value!r} must be a positive, finite number of seconds", param, ctx)
+            self.fail(say("{value} must be a positive, finite number of seconds", value=repr(value)), param, ctx)
         return seconds
 
 
@@ -186,15 +186,16 @@ class WholeNumber(click.IntRange):
             try:
                 value = int(str(value).strip(), 10)
             except ValueError:
-                self.fail(f"{value!r} is not a whole number{self._span()}", param, ctx)
+                self.fail(self._refusal(repr(value)), param, ctx)
         return super().convert(value, param, ctx)
 
-    def _span(self) -> str:
+    def _refusal(self, value: str) -> str:
         if self.min is not None and self.max is not None:
-            return f"; give one from {self.min} to {self.max}"
+            return say("{value} is not a whole number; give one from {low} to {high}", value=value, low=self.min,
+                       high=self.max)
         if self.min is not None:
-            return f"; give one of at least {self.min}"
-        return ""
+            return say("{value} is not a whole number; give one of at least {low}", value=value, low=self.min)
+        return say("{value} is not a whole number", value=value)
 
 
 def seed_option(*, help: str, default: int | None = 0) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
@@ -407,7 +408,7 @@ CLICK_DOMAIN = "click"
 CLICK_MODULES = ("click.core", "click.decorators", "click.exceptions", "click.formatting", "click.parser",
                  "click.shell_completion", "click.termui", "click.types", "click.utils", "click._termui_impl")
 """click's modules that bind ``gettext`` (as ``_``) or ``ngettext`` at import (``click._winconsole`` too, which only
-Windows imports); ``tests/cli/test_click_speaks.py`` fails when an installed click has another one."""
+Windows imports); ``tests/cli/test_cli_speaks.py`` fails when an installed click has another one."""
 
 
 HELP_OPTION_HELP = "Show this message and exit."

@@ -73,7 +73,7 @@ def _seats(text: str) -> tuple[str, ...]:
 def selfplay_command(games: int, seats: str, seed: int, jobs: int | None, ray_address: str | None,
                      out_path: Path | None, rule_text: str, home: bool, new_display: bool, as_json: bool) -> None:
     """Seeded games between bots, each seed in every rotation of the seats: mean points, win rates, and each seat's
-    paired difference to the first non-advisor seat with a 95 % interval.
+    paired difference to the first non-advisor seat, with its interval (95 %).
 
     \b
     Examples:

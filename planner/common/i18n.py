@@ -57,7 +57,8 @@ def choose(option: str | None = None, environ: Mapping[str, str] | None = None) 
     if option is not None:
         lang = parse_language(option)
         if lang is None:
-            raise ValueError(f"unknown language {option!r}; choose one of {', '.join(LANGUAGES)}")
+            raise ValueError(say("unknown language {value}; choose one of {languages}", value=repr(option),
+                                 languages=", ".join(LANGUAGES)))
         return lang
     env = os.environ if environ is None else environ
     for name in (ENV, "LC_ALL", "LC_MESSAGES", "LANG"):

@@ -8,7 +8,15 @@ All of these need the full translations (the help texts and click's words transl
 from __future__ import annotations
 
 import pytest
-from catalogues import TRANSLATED, assert_mo_is_compiled_po, click_messages, fields, help_messages, po, untranslated
+from catalogues import (
+    TRANSLATED,
+    assert_mo_is_compiled_po,
+    fields,
+    help_messages,
+    po,
+    shipped_click_messages,
+    untranslated,
+)
 
 
 @pytest.mark.parametrize("lang", TRANSLATED)
@@ -18,9 +26,9 @@ def test_every_help_text_is_translated(lang: str) -> None:
 
 
 @pytest.mark.parametrize("lang", TRANSLATED)
-def test_every_word_of_the_installed_click_is_translated(lang: str) -> None:
-    """A click upgrade with new messages fails here: run tools/click_catalogue.py and translate what it prints."""
-    missing = untranslated(po(lang, "click"), click_messages())
+def test_every_word_of_the_shipped_click_catalogue_is_translated(lang: str) -> None:
+    """After a click upgrade, run tools/click_catalogue.py and translate what it prints (new words stay English)."""
+    missing = untranslated(po(lang, "click"), shipped_click_messages())
     assert not missing, f"{lang}: untranslated click messages {missing}"
 
 
