@@ -411,6 +411,12 @@ CLICK_MODULES = ("click.core", "click.decorators", "click.exceptions", "click.fo
 Windows imports); ``tests/cli/test_cli_speaks.py`` fails when an installed click has another one."""
 
 
+WRAPPING_MODULES = ("click._textwrap", "click.formatting")
+"""Where click's ``wrap_text`` finds its ``TextWrapper`` (8.5 imports it from ``click._textwrap`` on each call,
+earlier versions bound it in ``click.formatting``): :func:`route_click` puts :class:`~planner.cli.wrapping.CellWrapper`
+there."""
+
+
 HELP_OPTION_HELP = "Show this message and exit."
 """click's help of ``--help``, its source as in click's catalogue."""
 
@@ -430,11 +436,14 @@ def click_ngettext(singular: str, plural: str, n: int) -> str:
 
 
 def route_click() -> None:
-    """Send click's ``_`` and ``ngettext`` to the ``click`` catalogue (once; each call then asks the language).
+    """Send click's ``_`` and ``ngettext`` to the ``click`` catalogue (once; each call then asks the language), and
+    click's help wrapping to :class:`~planner.cli.wrapping.CellWrapper`.
 
     Done only when a language other than English is spoken, so English start-up and output stay click's own.
     """
     import importlib  # only for another language
+
+    from planner.cli.wrapping import CellWrapper
 
     for name in CLICK_MODULES:
         module = importlib.import_module(name)
@@ -442,6 +451,10 @@ def route_click() -> None:
             module._ = click_gettext  # type: ignore[attr-defined]
         if hasattr(module, "ngettext"):
             module.ngettext = click_ngettext  # type: ignore[attr-defined]
+    for name in WRAPPING_MODULES:  # Japanese help wrapped by the terminal cells it fills
+        module = importlib.import_module(name)
+        if hasattr(module, "TextWrapper"):
+            module.TextWrapper = CellWrapper  # type: ignore[attr-defined]
 
 
 def help_text(text: str) -> str:
