@@ -21,8 +21,9 @@ _WIDE = "\u3000-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff00-\uffef"
 _CLOSING = "、。，．：；！？）」』】〕〉》ー…・"
 _OPENING = "（「『【〔〈《"
 _HAS_WIDE = re.compile(f"[{_WIDE}]")
-_TOKEN = re.compile(rf"\s+|[{_OPENING}]*[{_WIDE}][{_CLOSING}]*|[^\s{_WIDE}]+[{_CLOSING}]*")
-"""A run of spaces, one wide character with the brackets and punctuation that must stay beside it, or a word."""
+_TOKEN = re.compile(rf"\s+|[{_OPENING}]*[^\s{_WIDE}]+[{_CLOSING}]*|[{_OPENING}]*[{_WIDE}][{_CLOSING}]*")
+"""A run of spaces, a word or one wide character, each with the brackets and punctuation that must stay beside
+it (``（.svg）`` is one piece)."""
 
 
 class CellWrapper(click._textwrap.TextWrapper):

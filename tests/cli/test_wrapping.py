@@ -11,7 +11,8 @@ from planner.cli.elfenland import cli
 from planner.cli.wrapping import CellWrapper
 
 JAPANESE = ("局面はファイル（フォルダはその *.toml ファイル、- は標準入力を読む）、コンパクト記法の局面全体"
-            "（プランナーが印刷する形）、フラグ、またはその両方（フラグがファイルより優先）から得る。")
+            "（プランナーが印刷する形）、フラグ、またはその両方（フラグがファイルより優先）から得る。"
+            "各パズルをこの SVG ファイル（.svg）に描く。")
 
 
 @pytest.mark.parametrize("width", [20, 33, 60, 78])
