@@ -57,7 +57,8 @@ def move_limit_options(func: Callable[..., Any]) -> Callable[..., Any]:
     """``--time-limit`` and ``--nodes`` as both games spell them (:func:`limit_options`), given as ``limit``."""
     return limit_options(default=MOVE_SECONDS,
                          time_help="Search this long in all: an answer first, then the proof that it is the best.",
-                         nodes_help="Budget both stages in worlds searched instead of seconds (the same answer on "
+                         nodes_help="Budget in worlds searched instead of seconds: N for each beam (one per "
+                                    "ticket count up to --tickets) and N for the proof in all (the same answer on "
                                     "every machine).")(func)
 
 

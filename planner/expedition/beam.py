@@ -6,7 +6,8 @@ worlds already expanded with a gain at least as good, and keeps the ``width`` be
 hope, -opponents' points, credit, my points, -tickets, -arrows): credit is the arrows the turn may still place (the
 mandatory one not yet placed, blue arrows and a restart pending, tickets still spendable) and hope the most points
 one green within that credit would add (:func:`_hope`), so that a chain towards a card is not crowded out by worlds
-that only scored sooner. A world where the turn must end is a candidate move and never takes a place in the beam;
+that only scored sooner; a 1-ticket beam also keeps a few worlds below the cut that still hold the ticket
+(:data:`BEAM_TICKET_SHARE`). A world where the turn must end is a candidate move and never takes a place in the beam;
 every world where the turn may end is a candidate too. Widths grow 32, 128, 512, ... until the budget runs out or a
 whole run never had to cut a layer: then every world was expanded, and the answer is exact.
 """
@@ -23,6 +24,11 @@ from planner.expedition.worlds import Fast, Gain, Result, Search, World, bits, d
 BEAM_FIRST_WIDTH = 32
 """The first beam's width; each next one is :data:`BEAM_GROWTH` times wider."""
 BEAM_GROWTH = 4
+BEAM_TICKET_SHARE = 16
+"""A 1-ticket beam's layer keeps, besides its ``width`` best worlds, up to ``width // BEAM_TICKET_SHARE`` more that
+still hold the ticket (the best of those below the cut): worlds that spent it and scored sooner crowd out chains
+that spend it late, such as a removal after a score. Measured on the benchmark (docs/expedition.md): 1/16 fixes
+the one 1-ticket miss there, 1/4 loses points elsewhere, and the same place in the 2-ticket beam loses points."""
 
 
 @dataclass(slots=True)
@@ -142,6 +148,17 @@ def widen(search: Search, root: World, budget: Budget, answer: Beam | None = Non
     return found
 
 
+def _holding_the_ticket(rest: list[tuple[World, Result]], quota: int) -> list[tuple[World, Result]]:
+    """The best ``quota`` worlds below a layer's cut that have not spent their ticket (allowance still 1)."""
+    kept: list[tuple[World, Result]] = []
+    for item in rest:
+        if len(kept) >= quota:
+            break
+        if item[0].allowance:
+            kept.append(item)
+    return kept
+
+
 def _run(search: Search, root: World, width: int, budget: Budget, found: Beam) -> bool | None:
     """One beam of ``width``: True if no layer was cut (exact), False if cut, None if the budget ran out."""
     expanded: dict[World, Gain] = {}
@@ -174,6 +191,8 @@ def _run(search: Search, root: World, width: int, budget: Budget, found: Beam) -
             ranked = sorted(following.items(), key=lambda item: _rank(search, item[0], item[1].gain, hopes),
                             reverse=True)
             following = dict(ranked[:width])
+            if root.allowance == 1:
+                following.update(_holding_the_ticket(ranked[width:], width // BEAM_TICKET_SHARE))
         layer = following
     return not cut
 

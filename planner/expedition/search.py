@@ -3,8 +3,9 @@
 :func:`best_moves` runs widening beams (:mod:`.beam`), one per ticket allowance j ≤ k, for a verified first
 answer, then the exhaustive memoised search (:mod:`.worlds`, where the rules on masks, the safe prunings and the
 canonical worlds are documented) in stages of j = 0, 1, ..., k tickets over one memo. A move with fewer tickets is a
-move with more, and the call with k repeats the call with k - 1's work before its own, so under node budgets more
-tickets never report fewer points. Moves are ranked by my points now, then fewest points handed to opponents
+move with more, and the call with k runs the beams and proof stages the call with k - 1 runs (one loop over j, not a
+second call), then beam k and stage k; under node budgets those are the same worlds in both calls, so more tickets
+never report fewer points. Moves are ranked by my points now, then fewest points handed to opponents
 (their revealed tokens), then fewest tickets spent, then fewest arrows placed, then by the actions' text.
 Exchanges are left out (they score nothing at once).
 """
@@ -109,7 +110,8 @@ def best_moves(position: Position, *, tickets: int = TICKETS_PER_TURN, alternati
     fewer points (the default, :data:`DEFAULT_ANSWER_LIMIT`); its time, if any, is then only a safety net over all
     the beams (``cut_short`` when it fires). A time-only ``answer`` is shared out: beam j may run until
     (j + 1) / (tickets + 1) of it. A node ``limit`` gives the stages that many in all; with node budgets for both,
-    the call repeats the call with ``tickets - 1`` before its own work, so it never reports fewer points.
+    the beams and stages for j < ``tickets`` expand the same worlds as in the call with ``tickets - 1``, so it never
+    reports fewer points.
 
     Raises:
         ValueError: ``tickets`` is not 0, 1 or 2.

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from planner.common.limits import Budget, Limit, Status
 from planner.expedition.generate import random_position
 from planner.expedition.position import Position
-from planner.expedition.search import Move, MoveSearch, best_moves
+from planner.expedition.search import BEAM_WORLDS, Move, MoveSearch, best_moves
 from planner.expedition.turn import verify
 from planner.expedition.worlds import Result, Search
 
@@ -264,3 +264,26 @@ def test_the_staged_proof_with_two_tickets_equals_a_plain_enumeration(seed: int)
     # stages 0, 1, 2 over one memo (the plain enumeration with 2 tickets is too slow for the quick lane)
     rng = random.Random(seed)
     _agrees(random_position(rng, turns=rng.randint(0, 30)), 2, 2_000)
+
+
+# -- issue 24: the 1-ticket answer on the benchmark position it missed ---------------------------------------------
+def _benchmark_position(seed: int, index: int) -> Position:
+    """Position ``index`` (from 0) of ``python benchmarks/expedition.py --seed SEED``: the same stream of games."""
+    rng = random.Random(seed)
+    positions = [random_position(rng, turns=rng.randint(5, 35)) for _ in range(index + 1)]
+    return positions[-1]
+
+
+def test_the_one_ticket_answer_keeps_a_chain_that_spends_its_ticket_late() -> None:
+    # Seed 2026, position 18: the best 1-ticket move (+9) spends its ticket as the 6th of 8 actions, removing
+    # yellow's restart arrow after it scored so that yellow restarts at Athens; ticket-spending worlds that scored
+    # sooner crowded it out of the beam's layers (the answer was +8 before). The optimum comes from the exhaustive
+    # search here, not from the answer's code.
+    position = _benchmark_position(2026, 18)
+    exhaustive = Search(position.rules, 1, Budget(Limit(nodes=2_000_000)))
+    optimum = exhaustive.solve(exhaustive.root(position))
+    assert not exhaustive.stopped and optimum is not None
+    found = best_moves(position, tickets=1, answer=Limit(nodes=BEAM_WORLDS), limit=NO_PROOF)  # no clock at all
+    assert not found.proven  # the beams' answer alone, not a proof
+    assert found.best.points == optimum.gain[0]
+    _replays(position, found.best)
