@@ -8,10 +8,12 @@ the user's (bad input, exit code 2) and which are bugs (exit code 1) is decided 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, replace
+from dataclasses import replace
+
+from planner.common.values import frozen
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Problem:
     """One thing wrong with an input: what is wrong for people (``message``, the text the CLI prints) and for
     programs (``kind``, ``field``, ``value``), so that a web page highlights the road or the card a problem names

@@ -30,7 +30,6 @@ import threading
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from dataclasses import dataclass
 from typing import Any, NoReturn, overload
 
 import click
@@ -41,6 +40,7 @@ from planner.common import i18n
 from planner.common.i18n import N_, gettext, say
 from planner.common.limits import Limit
 from planner.common.problems import error_text
+from planner.common.values import frozen
 from planner.errors import NoPlanError, PlannerError, UnsupportedError, is_input_error
 
 __all__ = [
@@ -232,7 +232,7 @@ def limit_from(time_limit: float | None, nodes: int | None, *, default: float) -
 
 
 # -- pictures ---------------------------------------------------------------------------------------------------
-@dataclass(frozen=True, slots=True)
+@frozen
 class Pictures:
     """The picture files a command was asked to draw: ``--svg FILE`` (SVG) and ``--png FILE`` (PNG)."""
 

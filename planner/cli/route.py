@@ -6,7 +6,6 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 import click
@@ -32,6 +31,7 @@ from planner.common.forms import read_stdin
 from planner.common.i18n import gettext
 from planner.common.limits import Limit, Status, StopLike
 from planner.common.problems import error_text
+from planner.common.values import frozen
 from planner.elfenland.inputs import Overrides, expand_sources, read_position
 from planner.elfenland.position import Position
 from planner.elfenland.solvers import Solution, solve
@@ -57,7 +57,7 @@ HANDOFF_DOCUMENT = 0.0002
 two workers on 300 positions cost 0.07 s of CPU more than one process, 0.04-0.05 s of it starting them)."""
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class _Job:
     """One position to solve, as a worker process receives it; ``document``: answer with the JSON document."""
 

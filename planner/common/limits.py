@@ -10,8 +10,9 @@ from __future__ import annotations
 import enum
 import math
 import time
-from dataclasses import dataclass
 from typing import Protocol
+
+from planner.common.values import frozen
 
 __all__ = ["Budget", "Limit", "Status", "StopLike"]
 
@@ -41,7 +42,7 @@ class Status(enum.Enum):
         return self.value
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Limit:
     """How much a solve may spend; None means no limit of that kind.
 

@@ -10,20 +10,20 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any, ClassVar, Self
 
 from planner.common.forms import Form
 from planner.common.i18n import say
 from planner.common.names import Names, either, key_values
 from planner.common.problems import Problems
+from planner.common.values import frozen
 from planner.errors import NotationError
 
 __all__ = ["GameRules", "RuleOption", "changed_options", "option_text", "parse_options", "read_options",
            "set_options"]
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class RuleOption:
     """One rule option: its name (the ``[rules]`` key), its values (the default first) and a line of help."""
 

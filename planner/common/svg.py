@@ -10,10 +10,10 @@ import math
 import re
 import xml.etree.ElementTree as ET
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
 from planner.common.files import write_atomically
+from planner.common.values import frozen
 from planner.errors import PlannerError, UnsupportedError
 
 PNG_INSTALL_HINT = "pip install 'elfenland-planner[png]'"
@@ -36,7 +36,7 @@ Point = tuple[float, float]
 """A point in screen coordinates: x to the right, y down."""
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Curve:
     """A quadratic Bezier from ``start`` to ``end``."""
 
@@ -64,7 +64,7 @@ class Curve:
                f"{fmt(self.end[0])},{fmt(self.end[1])}"
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Box:
     """An axis-aligned rectangle (a label, a counter) used for collision tests."""
 

@@ -11,9 +11,10 @@ import enum
 import functools
 import json
 from collections import deque
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
+
+from planner.common.values import frozen
 
 if TYPE_CHECKING:  # networkx costs ~0.2 s to import; only the graph property pays it.
     import networkx as nx
@@ -56,7 +57,7 @@ class Crossing(enum.StrEnum):
     LAKE = "lake"
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Town:
     """A town of the map."""
 
@@ -84,7 +85,7 @@ class Town:
         return self.name
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Connection:
     """A road, river segment or lake link between two towns (``a`` < ``b`` by code)."""
 

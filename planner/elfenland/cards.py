@@ -17,8 +17,9 @@ from __future__ import annotations
 
 import functools
 import itertools
-from dataclasses import dataclass, field
+from dataclasses import field
 
+from planner.common.values import frozen
 from planner.elfenland.board import Connection, Crossing, load_board
 from planner.elfenland.keep import card_values
 from planner.elfenland.plan import Pay
@@ -97,7 +98,7 @@ def capped(cards: Cards) -> Cards:
     return cards - (counts & fields) + (spread & fields)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Way:
     """One way to take one step out of a town: where to, over what, paid how."""
 

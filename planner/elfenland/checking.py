@@ -10,9 +10,9 @@ a tie with another route of the same value is optimal too.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from planner.common.limits import Limit, Status, StopLike
+from planner.common.values import frozen
 from planner.elfenland.notation import parse_route_tokens
 from planner.elfenland.plan import Plan, Step, parse_route
 from planner.elfenland.position import Position
@@ -22,7 +22,7 @@ from planner.errors import IllegalStepError
 __all__ = ["RouteCheck", "route_check"]
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class RouteCheck:
     """A player's route, verified, beside the position's best plan (pure data, no wording)."""
 

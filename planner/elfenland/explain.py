@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from planner.common.i18n import gettext, say
+from planner.common.values import frozen
 from planner.elfenland.board import Crossing
 from planner.elfenland.counts import count, count_as, count_part
 from planner.elfenland.local_names import cards_words, town_word
@@ -13,7 +12,7 @@ from planner.elfenland.plan import Pay, Plan
 __all__ = ["StepRecord", "count", "count_as", "count_part", "step_records", "verdict"]
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class StepRecord:
     """One step as a player reads it."""
 

@@ -11,10 +11,10 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
 
 from planner.common.i18n import N_, say
 from planner.common.names import Names, normalize, where_part
+from planner.common.values import frozen
 from planner.elfenland.board import Board, Connection, Terrain, load_board
 from planner.elfenland.local_names import BOOK, town_word, transport_word
 from planner.elfenland.rules import TRANSPORTS, Transport
@@ -292,7 +292,7 @@ def format_counter(transport: Transport | None, obstacle: bool) -> str:
 
 
 # -- route steps ---------------------------------------------------------------------------------------------------
-@dataclass(frozen=True, slots=True)
+@frozen
 class StepToken:
     """One step of route text as typed: where to, perhaps which kind of link, and the cards paid."""
 

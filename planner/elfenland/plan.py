@@ -9,9 +9,9 @@ river where a road and a river join the same towns); the cards are always explic
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
 
 from planner.common.i18n import N_, say
+from planner.common.values import frozen
 from planner.elfenland.board import Crossing, load_board
 from planner.elfenland.counts import count
 from planner.elfenland.keep import keep_cards
@@ -36,7 +36,7 @@ class Pay(enum.Enum):
         return self.value
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Step:
     """One move of the boot along one connection, with the exact cards paid."""
 
@@ -53,7 +53,7 @@ class Step:
         return f"{self.to}{suffix}/{self.cards}"
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Outcome:
     """What a legal route achieves."""
 
@@ -183,7 +183,7 @@ def place(position: Position, placements: tuple[Tile, ...] | list[Tile]) -> Posi
     return position.replace(tiles=tuple(tiles.values()), supply=supply)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Plan:
     """A verified route and what it achieves."""
 

@@ -20,13 +20,14 @@ Validation reports every problem at once as structured :class:`~planner.common.p
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from typing import Any
 from urllib.parse import quote, unquote
 
 from planner.common.i18n import N_, format_list, gettext, say
 from planner.common.names import Names, key_values
 from planner.common.problems import Problem, Problems
+from planner.common.values import frozen
 from planner.elfenland.board import Board, load_board
 from planner.elfenland.counts import count as count_of
 from planner.elfenland.local_names import terrain_word, town_word, transport_word
@@ -60,7 +61,7 @@ from planner.errors import IllegalPositionError, NotationError
 __all__ = ["Expect", "Hand", "Opponent", "Position", "Tile"]
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Hand:
     """A multiset of travel cards, stored as counts in the chart order P E C U T D R."""
 
@@ -134,7 +135,7 @@ class Hand:
         return Hand(tuple(a + b for a, b in zip(self.counts, other.counts, strict=True)))
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Tile:
     """What lies on one road: a transport counter and perhaps an obstacle."""
 
@@ -148,7 +149,7 @@ class Tile:
         return f"{format_counter(self.transport, self.obstacle)}@{self.road}"
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Expect:
     """A golden answer stored in a position file and checked by the tests."""
 
@@ -166,7 +167,7 @@ class Expect:
     """The opponent the obstacle is for (``elfenland obstacle``)."""
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Opponent:
     """What I know of one opponent during the drawing and planning phases (for obstacle and denial advice)."""
 
@@ -188,7 +189,7 @@ class Opponent:
         object.__setattr__(self, "visited", frozenset(self.visited) | {self.at})
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Position:
     """A player's mid-game position before it moves."""
 

@@ -42,13 +42,14 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass, fields
+from dataclasses import fields
 from typing import Any
 
 from planner.common.forms import Form, load_toml, read_path
 from planner.common.i18n import N_, say
 from planner.common.names import normalize
 from planner.common.problems import Problem, Problems
+from planner.common.values import frozen
 from planner.elfenland.board import CAPITAL
 from planner.elfenland.notation import parse_cards_partial, parse_connection, parse_counter, parse_town
 from planner.elfenland.position import Expect, Hand, Opponent, Position, Tile
@@ -72,7 +73,7 @@ POSITION_KEYS = ("title", "notes", "round", "at", "hand", "visited", "home", "ti
 OPPONENT_KEYS = ("name", "at", "visited", "counters", "secret", "obstacle", "points")
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Overrides:
     """Position fields given on the command line, as typed; None (or empty) keeps what the file says.
 

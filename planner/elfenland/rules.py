@@ -7,11 +7,11 @@ solvers, the notation, the position files and the command-line flags read them f
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
 from typing import ClassVar
 
 from planner.common.options import GameRules, RuleOption
 from planner.common.problems import Problem
+from planner.common.values import frozen
 from planner.elfenland.board import Connection, Crossing, Terrain
 
 __all__ = [
@@ -172,7 +172,7 @@ RULE_OPTIONS: dict[str, RuleOption] = {
 }
 
 
-@dataclass(frozen=True, slots=True, init=False)
+@frozen(init=False)
 class Rules(GameRules):
     """The rule options of the project's rules; the defaults are the original 1998 rules.
 

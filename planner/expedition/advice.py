@@ -8,8 +8,8 @@ JSON.
 from __future__ import annotations
 
 from collections import deque
-from dataclasses import dataclass
 
+from planner.common.values import frozen
 from planner.expedition.board import START, Board
 from planner.expedition.generate import position_of
 from planner.expedition.position import Position
@@ -37,7 +37,7 @@ def hopeless(position: Position, table: Reach) -> tuple[str, ...]:
     return tuple(c for c in position.hand if c in table.locations and table.nearest(c).arrows is None)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class CardChange:
     """How a move changes the nearest expedition's distance to one of my cards (None: scored by the move)."""
 
@@ -61,7 +61,7 @@ def reach_change(position: Position, move: Move, *, before: Reach | None = None)
     return tuple(CardChange(c, before.nearest(c), after.nearest(c) if c in left else None) for c in cards)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class TokenChoice:
     """A card of my hand as a key location: how many greens' shortest routes from the start pass through it."""
 

@@ -17,8 +17,9 @@ import json
 import math
 from collections import deque
 from collections.abc import Iterable
-from dataclasses import dataclass
 from importlib import resources
+
+from planner.common.values import frozen
 
 __all__ = ["BEARINGS", "NEAR_START", "PIXELS", "START", "Board", "BoardDataError", "Link", "Spot", "SpotKind",
            "load_board"]
@@ -48,7 +49,7 @@ class SpotKind(enum.Enum):
         return self.value
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Spot:
     """A spot of the map."""
 
@@ -72,7 +73,7 @@ class Spot:
         return self.key
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Link:
     """An undirected link between two spots (``a`` before ``b`` in data order)."""
 

@@ -22,10 +22,10 @@ import enum
 import functools
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
 
 from planner.common.i18n import say
 from planner.common.names import Names, normalize, where_part
+from planner.common.values import frozen
 from planner.errors import NotationError
 from planner.expedition.board import BEARINGS, START, Board, SpotKind, load_board
 from planner.expedition.local_names import spot_aliases
@@ -181,7 +181,7 @@ class ActionKind(enum.Enum):
         return self.value
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Action:
     """One action of a turn, in spot keys; ``str()`` is its canonical text.
 

@@ -21,10 +21,11 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from planner.common.i18n import format_list, gettext, say
 from planner.common.problems import Problem, Problems
+from planner.common.values import frozen
 from planner.errors import IllegalPositionError, NotationError
 from planner.expedition.board import NEAR_START, START, Board, load_board
 from planner.expedition.notation import parse_location, parse_spot
@@ -58,7 +59,7 @@ def _sorted_cards(cards: Iterable[str]) -> tuple[str, ...]:
     return tuple(sorted(cards, key=lambda c: board.spots[c].index if c in board.spots else len(board.spots)))
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Expedition:
     """One colour's arrows, as legs of spot keys (``()`` when not started).
 
@@ -197,7 +198,7 @@ class Expedition:
         return found.found
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Player:
     """One player's public state (and, for me, my hand).
 
@@ -231,7 +232,7 @@ class Player:
         return len(self.scored) + (TOKENS - len(self.tokens)) - self.hand_size - len(self.tokens)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Position:
     """A snapshot at the start of my turn.
 

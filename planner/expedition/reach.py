@@ -40,6 +40,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 from planner.common.limits import Limit
+from planner.common.values import frozen
 from planner.expedition.board import START, Board, SpotKind, load_board
 from planner.expedition.position import Expedition, Mode, Position
 from planner.expedition.rules import COLOURS, Colour
@@ -56,7 +57,7 @@ _DOMINANCE_WINDOW = 64
 """Restart states compared with a new one (the latest; pruning 3 is optional, so a shorter scan stays exact)."""
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Tables:
     """The map as integer tables for the searches (built once)."""
 
@@ -101,7 +102,7 @@ def tables() -> Tables:
     return Tables(board.adjacent, cost, blue, ends, blue_links, tuple(to_blue), n)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class _Trail:
     """An expedition as masks: visited spots, used links, and where the next arrow leaves from."""
 
@@ -434,7 +435,7 @@ def fewest_turns(expedition: Expedition, targets: Iterable[str], *, limit: Limit
 
 
 # -- the table --------------------------------------------------------------------------------------------------------
-@dataclass(frozen=True, slots=True)
+@frozen
 class Distance:
     """How far one expedition is from one location."""
 
@@ -447,7 +448,7 @@ class Distance:
         return (self.turns if self.turns is not None else INF, self.arrows if self.arrows is not None else INF)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Reach:
     """The reach table of some locations for the three expeditions.
 

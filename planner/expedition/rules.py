@@ -7,11 +7,11 @@ of each rule option's values: the position files, the notation, the turn engine 
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
 from typing import ClassVar
 
 from planner.common.names import Names
 from planner.common.options import GameRules, RuleOption
+from planner.common.values import frozen
 
 __all__ = ["ARROWS", "CARDS", "COLOURS", "COMMONS", "RULE_OPTIONS", "TICKETS", "TICKETS_PER_TURN", "TOKENS",
            "ArrowsOut", "BlueBonus", "Colour", "LoopRestart", "OrphanToken", "RuleOption", "Rules", "TicketTiming",
@@ -127,7 +127,7 @@ RULE_OPTIONS: dict[str, RuleOption] = {
 }
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Rules(GameRules):
     """The rule options; the defaults are the project's decisions (EXPEDITION.md, "Decisions on ambiguities").
 

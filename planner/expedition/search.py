@@ -12,10 +12,10 @@ Exchanges are left out (they score nothing at once).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import NamedTuple
 
 from planner.common.limits import Budget, Limit, Status, StopLike
+from planner.common.values import frozen
 from planner.errors import SolverError
 from planner.expedition.beam import Beam, widen
 from planner.expedition.notation import Action
@@ -41,7 +41,7 @@ DEFAULT_ANSWER_LIMIT = Limit(time=ANSWER_SAFETY, nodes=BEAM_WORLDS)
 ALTERNATIVE_SPAN = 4
 """Alternatives are searched down to this many points below the best (deeper ones are not worth showing)."""
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Move:
     """A turn's actions and what they earn."""
 
@@ -64,7 +64,7 @@ class Move:
         return ", ".join(str(a) for a in self.actions) or "pass"
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class MoveSearch:
     """The answer of a move search.
 

@@ -22,9 +22,10 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Iterable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from planner.common.i18n import N_, gettext, say
+from planner.common.values import frozen
 from planner.errors import IllegalStepError, NotationError
 from planner.expedition.board import SpotKind, load_board
 from planner.expedition.notation import Action, ActionKind, parse_action, split_actions
@@ -55,7 +56,7 @@ class _Illegal(Exception):
     """Why one action is illegal (turned into :class:`IllegalActionError` with its index)."""
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Seat:
     """A player as the turn sees them.
 
@@ -81,7 +82,7 @@ class Seat:
         return len(self.scored) + (TOKENS - len(self.tokens)) - len(self.hand) - self.hidden - len(self.tokens)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Event:
     """Something an action caused: ``card`` (a player scores a card), ``token`` (recovers a token), ``common``
     (I claim a common objective), ``reveal`` (its replacement), ``ticket`` (a red star), ``bonus`` (a blue
@@ -93,7 +94,7 @@ class Event:
     colour: Colour | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class TurnState:
     """The table during my turn, and what the turn has done so far."""
 
@@ -392,7 +393,7 @@ def legal_actions(state: TurnState, *, exchanges: bool = False) -> list[Action]:
     return found
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Outcome:
     """What a legal turn achieves."""
 

@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from planner.common.limits import Budget
+from planner.common.values import frozen
 from planner.expedition.board import SpotKind, load_board
 from planner.expedition.notation import Action
 from planner.expedition.position import Position
@@ -70,7 +71,7 @@ Gain = tuple[int, int, int, int]
 BOTTOM: Gain = (-(1 << 30), 0, 0, 0)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Result:
     gain: Gain
     """The value of the best continuation."""

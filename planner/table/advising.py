@@ -21,10 +21,10 @@ language: :mod:`planner.table.localized`), no thread, no web import.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from planner.common.limits import Limit, StopLike
+from planner.common.values import frozen
 from planner.elfenland.advice.drawing import advise_draw
 from planner.elfenland.advice.keeping import advise_keep
 from planner.elfenland.advice.obstacle import advise_obstacle
@@ -58,7 +58,7 @@ class Superseded(Exception):  # noqa: N818 (not an error: a newer change made th
     """The stop event was set between two of a stage's advisor calls: the rest is not worth working out."""
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Settings:
     """How the table solves: the solver, the limit of each solve, and the obstacle advice's sampled hands per
     opponent (the keep advice samples as many next rounds as the advisor does by default)."""
@@ -68,7 +68,7 @@ class Settings:
     samples: int = PAGE_SAMPLES
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Later:
     """Advice still to come after the first stage: ``obstacle``, ``keep`` or ``explain``, for this position
     (``route``: the player's own route, which the explanation compares with the best)."""
@@ -78,7 +78,7 @@ class Later:
     route: tuple[Step, ...] | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Stage:
     """A phase's first answer: the route table's solution, the advice, the map to draw, and what comes later."""
 

@@ -6,10 +6,10 @@ Its own module, below both readers (:mod:`planner.table.changes` for the board a
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from planner.common.problems import Problem
+from planner.common.values import frozen
 from planner.elfenland.position import Hand
 from planner.elfenland.rules import Transport
 from planner.errors import IllegalPositionError
@@ -17,7 +17,7 @@ from planner.errors import IllegalPositionError
 __all__ = ["Change", "problem", "refusal"]
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Change:
     """One change, checked and canonical: road ids, town codes, transports and typed rule values.
 

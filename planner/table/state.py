@@ -9,12 +9,12 @@ nothing, so every phone always shows a position the planner can solve. Not threa
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from planner.common.files import write_atomically
 from planner.common.problems import Problem
+from planner.common.values import frozen
 from planner.elfenland.board import CAPITAL
 from planner.elfenland.inputs import read_position
 from planner.elfenland.plan import Step
@@ -43,7 +43,7 @@ NOTHING_TO = {"undo": tt_mark("nothing to undo"), "redo": tt_mark("nothing to re
 """What an undo or redo with nothing to take back or bring back says (the table domain, said on use)."""
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Applied:
     """What became of one change: the version it made, or the problems that refused it (version unchanged)."""
 

@@ -9,9 +9,8 @@ adds to my hand of counters, not a forecast of the round.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from planner.common.limits import Limit, StopLike
+from planner.common.values import frozen
 from planner.elfenland.advice.placing import ADVICE_LIMIT, joint_plan
 from planner.elfenland.advice.pools import unseen_counters
 from planner.elfenland.advice.solving import cached_joints
@@ -23,7 +22,7 @@ from planner.errors import IllegalPositionError
 __all__ = ["DrawAdvice", "DrawOption", "advise_draw"]
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class DrawOption:
     """One counter I could take, and what my joint plan is worth with it."""
 
@@ -44,7 +43,7 @@ class DrawOption:
         return (self.score, -self.cards)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class DrawAdvice:
     """What ``elfenland draw`` answers: every option, the best first."""
 

@@ -18,9 +18,9 @@ import itertools
 import math
 import random
 from collections.abc import Iterable
-from dataclasses import dataclass
 
 from planner.common.limits import StopLike
+from planner.common.values import frozen
 from planner.elfenland.advice.pools import unseen_cards
 from planner.elfenland.board import load_board
 from planner.elfenland.keep import card_values, keep_cards
@@ -39,7 +39,7 @@ COUNTERS_PER_PLAYER = 4
 DEFAULT_PLAYERS = 4
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class KeepOption:
     """One way to end the round and what the next round is worth after it (over the samples)."""
 
@@ -61,7 +61,7 @@ class KeepOption:
         return (self.score, -self.cards_spent)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class KeepAdvice:
     """What to keep for the next round."""
 
@@ -121,7 +121,7 @@ def _card_choices(left: Hand) -> list[Hand]:
     return [heuristic, *(h for h in ranked if h != heuristic)][:CARD_CHOICES]
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class _World:
     """One sampled next round: the board, the order in which new cards come, and the counters drawn."""
 

@@ -14,10 +14,10 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from planner.common.limits import Limit, StopLike
 from planner.common.processes import ordered_map
+from planner.common.values import frozen
 from planner.elfenland.advice.placing import joint_plan
 from planner.elfenland.advice.pools import sample_hands, unseen_cards
 from planner.elfenland.plan import Plan
@@ -34,7 +34,7 @@ HOLD_BELOW = 0.5
 SAMPLE_LIMIT = Limit(time=5.0)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class RoadEffect:
     """What my obstacle on one road does to one opponent (over the samples) and to me."""
 
@@ -59,7 +59,7 @@ class RoadEffect:
         return (self.towns - self.my_towns, self.cards - self.my_cards)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class OpponentOutlook:
     """One opponent's sampled best routes and every road's effect on them, the most harmful first."""
 
@@ -70,7 +70,7 @@ class OpponentOutlook:
     effects: tuple[RoadEffect, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class ObstacleAdvice:
     """What ``elfenland obstacle`` answers."""
 

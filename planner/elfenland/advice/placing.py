@@ -24,9 +24,9 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable
-from dataclasses import dataclass
 
 from planner.common.limits import Limit, StopLike
+from planner.common.values import frozen
 from planner.elfenland.advice.pools import unseen_counters
 from planner.elfenland.advice.solving import cached_joint
 from planner.elfenland.plan import Plan, place
@@ -54,7 +54,7 @@ def joint_plan(position: Position, *, solver: str = "auto", limit: Limit = ADVIC
     return cached_joint(position, solver=solver, limit=limit, stop=stop, seed=seed, alternatives=alternatives)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Reply:
     """One opponent move against my plan: a counter on a road I meant to open, or an obstacle on my route."""
 
@@ -75,7 +75,7 @@ class Reply:
         return self.plan.value
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Candidate:
     """One move of mine this turn (a placement, or passing) and the worst the replies make of it."""
 
@@ -95,7 +95,7 @@ class Candidate:
     passes too), nothing more placed; ``worst`` counts it as a reply. None otherwise."""
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class PlaceAdvice:
     """What ``elfenland place`` answers."""
 
@@ -347,7 +347,7 @@ def _against_replies(start: Position, first: Plan, move: Tile | None, replies: i
     return Candidate(move, first, tried, worst, refuted)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class RoadRisk:
     """What one road of my plan costs me if an opponent gets to it first (values are my plan's afterwards)."""
 

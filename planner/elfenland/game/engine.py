@@ -17,11 +17,12 @@ from __future__ import annotations
 import itertools
 import random
 from collections.abc import Iterator
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from planner.common.i18n import N_, gettext, say
 from planner.common.names import either
 from planner.common.problems import Problem
+from planner.common.values import frozen
 from planner.elfenland.board import CAPITAL, load_board
 from planner.elfenland.counts import count
 from planner.elfenland.game.state import (
@@ -436,7 +437,7 @@ def _next_traveller(state: GameState) -> GameState:
 
 
 # -- the end -------------------------------------------------------------------------------------------------------
-@dataclass(frozen=True, slots=True)
+@frozen
 class Score:
     """One player's result."""
 

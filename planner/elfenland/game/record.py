@@ -13,11 +13,11 @@ means "legal, same result"; otherwise it names the first illegal action and why,
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from planner.common.i18n import say
 from planner.common.problems import Problem
+from planner.common.values import frozen
 from planner.elfenland.game.engine import apply, new_game, position_of, scores, view
 from planner.elfenland.game.state import (
     Action,
@@ -143,7 +143,7 @@ def build_record(states: Sequence[GameState], actions: Sequence[Action], seats: 
     return document
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Replay:
     """The verdict of :func:`replay`."""
 

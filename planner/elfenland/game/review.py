@@ -19,11 +19,11 @@ from __future__ import annotations
 
 import contextvars
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 from planner.common.i18n import gettext, language, say, use
 from planner.common.limits import Limit
+from planner.common.values import frozen
 from planner.elfenland.board import CAPITAL
 from planner.elfenland.game.engine import position_of, view
 from planner.elfenland.game.seats import ADVICE_NODES, ROUTE_NODES
@@ -40,7 +40,7 @@ class RecordError(PlannerError):
     """A record that cannot be reviewed: unreadable, or an illegal action in it."""
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Decision:
     """One draw or planning decision of the player, beside the advisor's."""
 
@@ -54,7 +54,7 @@ class Decision:
     """(towns, cards) the player's choice gave up against the advisor's, by the joint plan (None: not weighed)."""
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class RoundReview:
     """The player's route in one round beside the best one."""
 
@@ -70,7 +70,7 @@ class RoundReview:
         return (self.best.score - self.travelled.score, self.travelled.cards_spent - self.best.cards_spent)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class GameReview:
     """The whole review of one player's game."""
 

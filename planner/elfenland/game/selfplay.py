@@ -13,11 +13,11 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from planner.common.limits import StopLike
 from planner.common.processes import ordered_map
+from planner.common.values import frozen
 from planner.elfenland.game.engine import apply, new_game, view
 from planner.elfenland.game.record import build_record
 from planner.elfenland.game.seats import Seat, make_seat
@@ -34,7 +34,7 @@ class BotError(PlannerError):
     """A bot chose an illegal action (a bug in the bot)."""
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class GameJob:
     """One game to play: a seed, and the seat kinds in table order with their labels (their place in the
     ``--seats`` list)."""
@@ -52,7 +52,7 @@ class GameJob:
         return tuple((i + self.rotation) % k for i in range(k))
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Game:
     """A game played: its record, the labels in table order, and each seat's decision timings."""
 

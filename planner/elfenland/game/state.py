@@ -8,8 +8,9 @@ counter lies in the same place. :mod:`planner.elfenland.game.engine` moves from 
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass, field
+from dataclasses import field
 
+from planner.common.values import frozen
 from planner.elfenland.board import CAPITAL
 from planner.elfenland.plan import Step
 from planner.elfenland.position import Hand, Tile
@@ -41,7 +42,7 @@ class Phase(enum.Enum):
         return self.value
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class GameRules:
     """The options of a whole game: the planner's rule options, plus the home-town variant and the display.
 
@@ -63,7 +64,7 @@ class GameRules:
 
 
 # -- actions ------------------------------------------------------------------------------------------------------
-@dataclass(frozen=True, slots=True)
+@frozen
 class Draw:
     """Take a counter: face-up ``index`` (0..4, replaced at once from the stack), or blind (None)."""
 
@@ -73,7 +74,7 @@ class Draw:
         return "blind" if self.index is None else str(self.index)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Place:
     """Put one of my counters on an empty road its transport can travel (a face-up one first, so the
     face-down ones stay secret)."""
@@ -85,7 +86,7 @@ class Place:
         return f"{self.counter.letter}@{self.road}"
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class PlaceObstacle:
     """Put my obstacle (once per game) on a road holding a counter and no obstacle."""
 
@@ -95,7 +96,7 @@ class PlaceObstacle:
         return f"X@{self.road}"
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Pass:
     """Place nothing this turn (planning goes on until everybody passes in a row); also the only action of a player
     who cannot draw."""
@@ -104,7 +105,7 @@ class Pass:
         return "pass"
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Travel:
     """Walk the boot along these steps (perhaps none), each paid as the verifier allows."""
 
@@ -114,7 +115,7 @@ class Travel:
         return " ".join(str(s) for s in self.steps) or "-"
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Discard:
     """Discard these cards after my move, leaving exactly four."""
 
@@ -124,7 +125,7 @@ class Discard:
         return str(self.cards)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Keep:
     """Keep this unplaced counter for the next round (None: none); the others return to the stack."""
 
@@ -138,7 +139,7 @@ Action = Draw | Place | PlaceObstacle | Pass | Travel | Discard | Keep
 
 
 # -- players and the table ----------------------------------------------------------------------------------------
-@dataclass(frozen=True, slots=True)
+@frozen
 class Player:
     """One player's whole state (the engine's; the player itself sees it through :class:`View`)."""
 
@@ -161,7 +162,7 @@ class Player:
         return self.secret + self.open
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class GameState:
     """The table between two actions: every card and counter somewhere, and whose turn it is.
 
@@ -207,7 +208,7 @@ class GameState:
         return self.phase is Phase.OVER
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class PublicPlayer:
     """What every player sees of one player."""
 
@@ -222,7 +223,7 @@ class PublicPlayer:
     """How many travel cards they hold (their types are secret)."""
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class View:
     """What one player may know: the public table and its own hand, face-down counters and home town."""
 

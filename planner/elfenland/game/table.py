@@ -29,11 +29,12 @@ nobody at the table saw them.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from typing import Any
 
 from planner.common.i18n import N_, language, say
 from planner.common.problems import Problem
+from planner.common.values import frozen
 from planner.elfenland.board import CAPITAL, load_board
 from planner.elfenland.counts import count
 from planner.elfenland.game.engine import apply, new_game, position_of, scores, view
@@ -62,7 +63,7 @@ SEEN = "?"
 opponent's face-down counter kept."""
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Played:
     """One log entry played: the engine's actions it took (a deal takes none, an opponent's move may take its
     unseen discard too) and the states before each and after the last (the table's facts made true in them)."""

@@ -15,12 +15,12 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable
-from dataclasses import dataclass
 from functools import partial
 from typing import Any, Protocol
 
 from planner.common.limits import Budget, Limit, StopLike
 from planner.common.threads import Job, Workers, cores
+from planner.common.values import frozen
 from planner.elfenland.plan import Plan
 from planner.elfenland.position import Position
 from planner.elfenland.solvers.common import MAX_SEED, Move, Solution, assemble, plan_key
@@ -79,7 +79,7 @@ def load_ortools() -> object:
     return load()
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Team:
     """Whom the auto solver calls on; the defaults are the real ones, a test passes fakes and spies."""
 

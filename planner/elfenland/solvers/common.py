@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
 from planner.common.limits import Status
+from planner.common.values import frozen
 from planner.elfenland.keep import cheapest_cards
 from planner.elfenland.plan import Pay, Plan, Step
 from planner.elfenland.position import Hand, Position, Tile
@@ -19,7 +20,7 @@ MAX_SEED = 2**31 - 1
 """The largest seed: CP-SAT's is a 32-bit signed integer (a portfolio's further runs wrap around)."""
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Move:
     """A step as a solver finds it: a caravan names how many cards it takes, not which (``cards`` None)."""
 
@@ -65,7 +66,7 @@ def stay(position: Position, *, solver: str) -> Plan:
     return Plan.of(position, (), proven=False, solver=solver)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Solution:
     """What :func:`~planner.elfenland.solvers.solve` returns: the best plan, its runners-up, and how sure it is."""
 

@@ -12,13 +12,14 @@ import heapq
 from collections import defaultdict
 from dataclasses import dataclass, field
 
+from planner.common.values import frozen
 from planner.elfenland.position import Position
 from planner.elfenland.rules import COUNTER_TRANSPORTS, Transport, counter_cost, raft_cost
 
 __all__ = ["Arc", "Network", "Road", "build_network", "strict_rule_bites"]
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Road:
     """A road holding a counter: its matching-card price and its caravan price."""
 
@@ -48,7 +49,7 @@ class Road:
         return f"{self.transport.letter}{self.cost}/{self.caravan}"
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Arc:
     """One direction of a connection that the hand can pay; its id reads ``LAP>RIV:f``."""
 

@@ -36,10 +36,10 @@ import functools
 import itertools
 import operator
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 from planner.common.limits import Budget, Limit
+from planner.common.values import frozen
 from planner.elfenland.board import load_board
 from planner.elfenland.cards import (
     BUDGET,
@@ -96,7 +96,7 @@ def _moves(steps: tuple[_Taken, ...]) -> tuple[Move, ...]:
                       None if way.place is None else COUNTER_TRANSPORTS[way.place]) for way, paid in steps)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class _EmptyRoad:
     """One direction of an empty road a counter of the supply could open: the options for each counter type, to
     place (``fresh``) or to use once placed (``placed``), by type index."""

@@ -4,9 +4,9 @@ need"), and which of them can make any difference at all."""
 from __future__ import annotations
 
 from collections.abc import Collection
-from dataclasses import dataclass
 
 from planner.common.i18n import say
+from planner.common.values import frozen
 from planner.elfenland.board import load_board
 from planner.elfenland.local_names import transport_word
 from planner.elfenland.position import Hand, Position, Tile
@@ -17,7 +17,7 @@ from planner.elfenland.teach.words import town as road_name
 __all__ = ["Addition", "card_additions", "counter_additions"]
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Addition:
     """One extra card (``card``), or one extra counter (``counter``) on an empty road (``road``).
 

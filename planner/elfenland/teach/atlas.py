@@ -18,8 +18,7 @@ hold it against both solvers and a brute force.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from planner.common.values import frozen
 from planner.elfenland.board import Crossing
 from planner.elfenland.cards import Cards, budget_of, covers, pay, start_cards
 from planner.elfenland.plan import Pay, Plan
@@ -38,7 +37,7 @@ WORK_PER_LABEL = 50
 every new one slow to compare, so the work is capped too."""
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Entry:
     """The best route found for one answer: the towns it collects and where it ends."""
 
@@ -59,7 +58,7 @@ class Entry:
         return -self.value[1]
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Atlas:
     """What :func:`explore` found: the best route of every answer (towns collected, end town) it can reach."""
 

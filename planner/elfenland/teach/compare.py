@@ -9,9 +9,8 @@ and stop too early: then the last value is higher than what the route got.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from planner.common.limits import Limit, StopLike
+from planner.common.values import frozen
 from planner.elfenland.checking import RouteCheck, route_check
 from planner.elfenland.plan import Outcome, Plan, Step, verify
 from planner.elfenland.position import Position
@@ -38,7 +37,7 @@ def _after(position: Position, outcome: Outcome) -> Position:
                     rules=position.rules)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Comparison:
     """The player's route beside the best."""
 

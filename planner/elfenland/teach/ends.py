@@ -9,9 +9,8 @@ route into that town scored more, it would rank above this one and be listed ins
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from planner.common.limits import Limit, StopLike
+from planner.common.values import frozen
 from planner.elfenland.plan import Plan
 from planner.elfenland.position import Position
 from planner.elfenland.solvers import DEFAULT_LIMIT, solve
@@ -22,7 +21,7 @@ END_ROWS = 6
 """Answers asked of the solver for the table (it lists one row per end town among them)."""
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class EndRow:
     """The best route found ending in one town."""
 
@@ -43,7 +42,7 @@ class EndRow:
         return self.towns - self.home_distance
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class EndTable:
     """End towns, best first, and what the most towns would cost."""
 

@@ -9,10 +9,10 @@ with the best (:mod:`.compare`). Nothing here prints: the CLI renders it with ri
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 
 from planner.common.i18n import gettext, say
 from planner.common.limits import Limit, StopLike
+from planner.common.values import frozen
 from planner.elfenland.plan import Step
 from planner.elfenland.position import Position
 from planner.elfenland.solvers import DEFAULT_LIMIT, Solution, solve
@@ -25,7 +25,7 @@ from planner.elfenland.teach.whatif import WhatIf, what_if
 __all__ = ["Explanation", "explain"]
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Explanation:
     """Everything ``elfenland explain`` shows about one position."""
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import functools
 import operator
-from dataclasses import dataclass
 
+from planner.common.values import frozen
 from planner.elfenland.teach.atlas import MAX_LABELS, Atlas, Entry, explore, route_features
 from planner.elfenland.teach.ways import Feature
 
@@ -23,7 +23,7 @@ LESSONS: tuple[str, ...] = ("caravan", "upstream", "ferry", "obstacle", "backtra
 _FEATURES = {f.word: f for f in Feature}
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Lesson:
     """A lesson every best route needs, and the best that can be had without it (the proof)."""
 

@@ -8,10 +8,10 @@ message), a route the rules refuse is ``illegal`` (the verifier's step and reaso
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
 
 from planner.common.i18n import say
 from planner.common.limits import Limit
+from planner.common.values import frozen
 from planner.elfenland.checking import route_check
 from planner.elfenland.plan import Plan, parse_route
 from planner.elfenland.solvers import DEFAULT_LIMIT
@@ -36,7 +36,7 @@ class Verdict(enum.StrEnum):
     UNREADABLE = "unreadable"
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Grade:
     """A graded answer."""
 

@@ -19,9 +19,9 @@ from __future__ import annotations
 
 import math
 import random
-from dataclasses import dataclass
 
 from planner.common.limits import Limit
+from planner.common.values import frozen
 from planner.elfenland.board import CAPITAL, load_board
 from planner.elfenland.plan import Plan
 from planner.elfenland.position import Hand, Position, Tile
@@ -58,7 +58,7 @@ _RIVER_TOWNS = ("ELV", "RIV", "TIC", "JXA", "MAH", "GRA", "USS")
 _LAKE_TOWNS = ("ELV", "STR", "VIR", "GRA", "YTT", "PAR")
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Measures:
     """What makes a puzzle hard, each counted (see :meth:`level` for how they add up).
 
@@ -87,7 +87,7 @@ class Measures:
         return 1 + sum(self.points >= limit for limit in LEVELS)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Answer:
     """One best answer: the towns it collects, where it ends, and a route that does it."""
 
@@ -96,7 +96,7 @@ class Answer:
     plan: Plan
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Puzzle:
     """A puzzle and everything proven about it."""
 

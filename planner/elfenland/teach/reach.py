@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import heapq
 import itertools
-from dataclasses import dataclass
 
+from planner.common.values import frozen
 from planner.elfenland.cards import Cards, budget_of, covers, pay, start_cards
 from planner.elfenland.plan import Plan
 from planner.elfenland.position import Position
@@ -51,7 +51,7 @@ def cheapest(position: Position) -> dict[str, tuple[int, tuple[Move, ...]]]:
     return found
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Need:
     """One extra card or counter that brings a town within reach, and the fewest cards it then takes."""
 
@@ -61,7 +61,7 @@ class Need:
     """A cheapest route to the town with the addition (a plan of the position with the addition)."""
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Reach:
     """How the hand reaches one uncollected town."""
 

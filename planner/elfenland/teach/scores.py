@@ -28,12 +28,13 @@ import enum
 import json
 import os
 import stat
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from pathlib import Path
 from typing import Any
 
 from planner.common.files import write_atomically
 from planner.common.forms import MAX_INPUT_BYTES
+from planner.common.values import frozen
 from planner.errors import UnsupportedError
 
 __all__ = ["DATA_DIR_ENV", "SCORE_FILE", "FileState", "Loaded", "Scores", "load_scores", "save_scores", "score_path"]
@@ -56,7 +57,7 @@ def score_path(path: str | Path | None = None) -> Path:
     return Path(folder) / SCORE_FILE
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Scores:
     """The trainer's record."""
 
@@ -107,7 +108,7 @@ class FileState(enum.Enum):
     """Not (this planner's) score file, or unreadable: never written."""
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Loaded:
     """The record read from the score file, how the file was found, and a warning to show when not all is well."""
 

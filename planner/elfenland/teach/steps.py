@@ -8,9 +8,10 @@ an independent computation and the text cannot claim more than the facts.
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from planner.common.i18n import N_, gettext, ngettext, say
+from planner.common.values import frozen
 from planner.elfenland.cards import packed, pay
 from planner.elfenland.local_names import terrain_word, transport_word
 from planner.elfenland.plan import Pay, Plan, Step
@@ -52,7 +53,7 @@ class Reason(enum.StrEnum):
     """The last round: the end town's distance from home costs points."""
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class StepNote:
     """One step, why it is paid that way, and the facts behind every sentence."""
 

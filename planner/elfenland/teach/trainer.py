@@ -14,11 +14,11 @@ so the command line's loop, a test and a web page drive it alike. What a line ma
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
 from pathlib import Path
 
 from planner.common.i18n import N_, gettext, say
 from planner.common.limits import Limit
+from planner.common.values import frozen
 from planner.elfenland.solvers import DEFAULT_LIMIT
 from planner.elfenland.teach.grade import Grade, Verdict, grade
 from planner.elfenland.teach.lesson import THEME_WORDS
@@ -54,7 +54,7 @@ HELP = N_("Type your route as TOWN/CARDS steps, e.g. 'thr/E jac/D' (TOWN:r/R tak
 NOT_COUNTED = N_("(not counted: try again, or type hint or skip)")
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Reply:
     """What the trainer answers to one line."""
 

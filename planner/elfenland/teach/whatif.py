@@ -9,9 +9,9 @@ counters the hand cannot pay, one per caravan price is tried (the same caravan t
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 
 from planner.common.limits import Limit, StopLike
+from planner.common.values import frozen
 from planner.elfenland.plan import Plan
 from planner.elfenland.position import Position
 from planner.elfenland.solvers import DEFAULT_LIMIT, solve
@@ -24,7 +24,7 @@ Progress = Callable[[int, int], None]
 """Called with (done, total) as candidates are solved."""
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Gain:
     """What one addition does to the best route."""
 
@@ -44,7 +44,7 @@ class Gain:
         return (self.towns, self.cards)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class WhatIf:
     """The best extra card and the best extra counter (None: no candidate at all), and every candidate as good."""
 
