@@ -435,26 +435,35 @@ def click_ngettext(singular: str, plural: str, n: int) -> str:
     return i18n.catalogue(lang, CLICK_DOMAIN).ngettext(singular, plural, n)
 
 
-def route_click() -> None:
-    """Send click's ``_`` and ``ngettext`` to the ``click`` catalogue (once; each call then asks the language), and
-    click's help wrapping to :class:`~planner.cli.wrapping.CellWrapper`.
+def _route_click_messages(modules: Iterable[Any]) -> None:
+    for module in modules:
+        if hasattr(module, "_"):
+            module._ = click_gettext
+        if hasattr(module, "ngettext"):
+            module.ngettext = click_ngettext
 
-    Done only when a language other than English is spoken, so English start-up and output stay click's own.
+
+def route_click() -> None:
+    """Send click's ``_`` and ``ngettext`` to the ``click`` catalogue in every module of click that binds them
+    (once; each call then asks the language), and click's help wrapping to
+    :class:`~planner.cli.wrapping.CellWrapper`.
+
+    Done when a language other than English is spoken. In English the modules already loaded are routed as this
+    module loads (their words are click's own either way): stdlib gettext's first call imports ``locale`` and
+    looks on disk for a catalogue that click never ships, 2-3 ms of every start-up, at click's decorators.
     """
     import importlib  # only for another language
 
     from planner.cli.wrapping import CellWrapper
 
-    for name in CLICK_MODULES:
-        module = importlib.import_module(name)
-        if hasattr(module, "_"):
-            module._ = click_gettext  # type: ignore[attr-defined]
-        if hasattr(module, "ngettext"):
-            module.ngettext = click_ngettext  # type: ignore[attr-defined]
+    _route_click_messages(importlib.import_module(name) for name in CLICK_MODULES)
     for name in WRAPPING_MODULES:  # Japanese help wrapped by the terminal cells it fills
         module = importlib.import_module(name)
         if hasattr(module, "TextWrapper"):
             module.TextWrapper = CellWrapper  # type: ignore[attr-defined]
+
+
+_route_click_messages(sys.modules[name] for name in CLICK_MODULES if name in sys.modules)
 
 
 def help_text(text: str) -> str:

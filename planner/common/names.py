@@ -8,7 +8,6 @@ that differs only in script conventions (е/э, і/и, ー) still finds its name
 
 from __future__ import annotations
 
-import difflib
 import functools
 import json
 import re
@@ -116,6 +115,8 @@ def did_you_mean(text: str, choices: Iterable[str], *, n: int = 3, cutoff: float
     by_norm: dict[str, list[str]] = {}
     for choice in choices:
         by_norm.setdefault(normalize(choice), []).append(choice)
+    import difflib  # only for a hint, once something is misspelt: 1-2 ms of every start-up otherwise
+
     close = difflib.get_close_matches(normalize(text), list(by_norm), n=n, cutoff=cutoff)
     return hint_of(sorted({c for norm in close for c in by_norm[norm]}))
 
@@ -200,6 +201,8 @@ class Names(Generic[K]):
         A name typed in Latin letters is answered with the display names; one typed in another script with the
         closest name written in a non-Latin script where there is one (``Ельфенхолт`` -> ``Ельфенголд``).
         """
+        import difflib  # only once something is misspelt
+
         shown: dict[K, str] = {}
         latin = latin_key(text)[:60]
         if latin and not text.isascii():

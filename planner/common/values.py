@@ -1,14 +1,14 @@
-"""Frozen value classes: what ``@frozen`` makes, built at a fifth of its cost.
+"""Frozen value classes: what ``@dataclass(frozen=True, slots=True)`` makes, built at a fraction of its cost.
 
 Every command imports a few dozen value classes before it does anything, and the standard decorator compiles six
 to eight generated methods for each one (``exec`` of their source, one call each): on ``elfenland route`` that was
 a third of the planner's whole start-up. :func:`frozen` asks :func:`dataclasses.dataclass` for the fields, the
-slots and ``__match_args__`` only, compiles ``__init__``, ``__eq__`` and ``__hash__`` in one ``exec``, and gives
-the rest (``__repr__``, the frozen ``__setattr__``/``__delattr__``, pickling) as closures, so the classes are
-built about five times faster and behave as the standard ones do: the same constructor signature, equality,
-hash, repr, :class:`~dataclasses.FrozenInstanceError`, pickling and copying; :func:`dataclasses.fields`,
-:func:`dataclasses.replace` and :func:`dataclasses.asdict` work on them (``tests/common/test_values.py`` holds
-them against the standard decorator's, feature by feature).
+slots and ``__match_args__`` only; ``__init__``, ``__eq__`` and ``__hash__`` are each compiled when first called
+(most classes a command loads never meet most of their methods), and the rest (``__repr__``, the frozen
+``__setattr__``/``__delattr__``, pickling) are closures. The classes behave as the standard ones do: the same
+constructor signature, equality, hash, repr, :class:`~dataclasses.FrozenInstanceError`, pickling and copying;
+:func:`dataclasses.fields`, :func:`dataclasses.replace` and :func:`dataclasses.asdict` work on them
+(``tests/common/test_values.py`` holds them against the standard decorator's, feature by feature).
 
 What it does not do, and refuses with a TypeError rather than doing differently: ``InitVar`` and keyword-only
 fields, ``order``, and a class that defines ``__setattr__``, ``__delattr__`` or ``__slots__`` itself.
@@ -69,9 +69,11 @@ def _build(cls: type[T], *, init: bool) -> type[T]:
             raise TypeError(f"{cls.__name__}.{f.name}: keyword-only fields are not supported by frozen()")
     if any(f._field_type is dataclasses._FIELD_INITVAR for f in made.__dataclass_fields__.values()):  # type: ignore[attr-defined]
         raise TypeError(f"{cls.__name__}: InitVar fields are not supported by frozen()")
-    methods = _compiled(made, fields, init=init and not keeps_init, eq=not keeps_eq, hash_=not keeps_hash)
-    for name, method in methods.items():
-        setattr(made, name, method)
+    sources = _sources(made, fields, init=init and not keeps_init, eq=not keeps_eq, hash_=not keeps_hash)
+    for name, (source, namespace) in sources.items():
+        setattr(made, name, _compiled_on_first_call(made, name, source, namespace))
+    if "__init__" in sources:  # what inspect.signature and help() show, as for the standard decorator's __init__
+        made.__init__.__signature__ = _signature(fields)
     if not keeps_repr:
         made.__repr__ = _repr([f.name for f in fields if f.repr])
     made.__setattr__, made.__delattr__ = _frozen_attributes(made, frozenset(f.name for f in fields))
@@ -85,13 +87,13 @@ def _build(cls: type[T], *, init: bool) -> type[T]:
     return made  # type: ignore[no-any-return]
 
 
-def _compiled(cls: type, fields: tuple[Field[Any], ...], *, init: bool, eq: bool, hash_: bool) -> dict[str, Any]:
-    """``__init__``, ``__eq__`` and ``__hash__``, as the standard decorator writes them, compiled in one exec."""
-    names: dict[str, Any] = {"__set": object.__setattr__, "__factory": dataclasses._HAS_DEFAULT_FACTORY}  # type: ignore[attr-defined]
-    lines = []
-    wanted = []
+def _sources(cls: type, fields: tuple[Field[Any], ...], *, init: bool, eq: bool,
+             hash_: bool) -> dict[str, tuple[str, dict[str, Any]]]:
+    """The source of ``__init__``, ``__eq__`` and ``__hash__`` as the standard decorator writes them, and the names
+    each one's source uses."""
+    sources = {}
     if init:
-        wanted.append("__init__")
+        names: dict[str, Any] = {"__set": object.__setattr__, "__factory": dataclasses._HAS_DEFAULT_FACTORY}  # type: ignore[attr-defined]
         parameters, body = ["self"], []
         for f in fields:
             if f.default_factory is not MISSING:
@@ -115,27 +117,50 @@ def _compiled(cls: type, fields: tuple[Field[Any], ...], *, init: bool, eq: bool
             body.append(f"  __set(self, {f.name!r}, {made})")
         if hasattr(cls, "__post_init__"):
             body.append("  self.__post_init__()")
-        lines += [f"def __init__({', '.join(parameters)}) -> None:", *(body or ["  pass"])]
+        sources["__init__"] = ("\n".join([f"def __init__({', '.join(parameters)}):", *(body or ["  pass"])]), names)
     if eq:
-        wanted.append("__eq__")
         compared = [f.name for f in fields if f.compare]
         mine = "".join(f"self.{name}," for name in compared)
         theirs = "".join(f"other.{name}," for name in compared)
-        lines += ["def __eq__(self, other):", "  if other.__class__ is self.__class__:",
-                  f"    return ({mine}) == ({theirs})", "  return NotImplemented"]
+        sources["__eq__"] = (f"def __eq__(self, other):\n  if other.__class__ is self.__class__:\n"
+                             f"    return ({mine}) == ({theirs})\n  return NotImplemented", {})
     if hash_:
-        wanted.append("__hash__")
         hashed = "".join(f"self.{f.name}," for f in fields if (f.compare if f.hash is None else f.hash))
-        lines += ["def __hash__(self):", f"  return hash(({hashed}))"]
-    if not wanted:
-        return {}
-    space: dict[str, Any] = {}
-    exec("\n".join(lines), names, space)  # noqa: S102 - source built here from the class's own field names
-    for name in wanted:
-        space[name].__qualname__ = f"{cls.__qualname__}.{name}"
-    if init:  # what inspect.signature and help() show, as for the standard decorator's __init__
-        space["__init__"].__annotations__ = {f.name: f.type for f in fields if f.init} | {"return": None}
-    return {name: space[name] for name in wanted}
+        sources["__hash__"] = (f"def __hash__(self):\n  return hash(({hashed}))", {})
+    return sources
+
+
+def _compiled_on_first_call(cls: type, name: str, source: str, namespace: dict[str, Any]) -> Callable[..., Any]:
+    """A stand-in for the method ``name`` of ``cls`` that compiles it from ``source`` when first called, puts it in
+    its place and calls it: most value classes a command loads never meet most of their methods (compiling them
+    all was most of what building the classes cost)."""
+
+    def first_call(self: Any, *args: Any, **kwargs: Any) -> Any:
+        space: dict[str, Any] = {}
+        exec(source, namespace, space)  # noqa: S102 - source built here from the class's own field names
+        method = space[name]
+        method.__qualname__ = f"{cls.__qualname__}.{name}"
+        if name == "__init__":
+            method.__signature__ = first_call.__signature__  # type: ignore[attr-defined]
+        setattr(cls, name, method)
+        return method(self, *args, **kwargs)
+
+    first_call.__name__ = name
+    first_call.__qualname__ = f"{cls.__qualname__}.{name}"
+    return first_call
+
+
+def _signature(fields: tuple[Field[Any], ...]) -> inspect.Signature:
+    """``__init__``'s signature as the standard decorator's shows it (a factory's default is ``<factory>``)."""
+    parameters = [inspect.Parameter("self", inspect.Parameter.POSITIONAL_OR_KEYWORD)]
+    for f in fields:
+        if not f.init:
+            continue
+        default = f.default if f.default is not MISSING else (
+            dataclasses._HAS_DEFAULT_FACTORY if f.default_factory is not MISSING else inspect.Parameter.empty)  # type: ignore[attr-defined]
+        parameters.append(inspect.Parameter(f.name, inspect.Parameter.POSITIONAL_OR_KEYWORD, default=default,
+                                            annotation=f.type))
+    return inspect.Signature(parameters, return_annotation=None)
 
 
 def _repr(names: list[str]) -> Callable[[Any], str]:

@@ -164,3 +164,26 @@ def test_what_it_does_not_do_is_refused() -> None:
 def test_an_undocumented_class_gets_the_standard_decorators_docstring() -> None:
     standard, ours = _pair({}, {"name": "str", "count": "int"})
     assert ours.__doc__ == standard.__doc__.replace("Standard", "Ours")
+
+
+def test_methods_are_compiled_on_first_call_and_show_the_standard_signature_before() -> None:
+    body, annotations, args = FEATURES["factory"]
+    standard, ours = _pair(body, annotations)
+    stand_in = ours.__dict__["__init__"]
+    assert str(inspect.signature(ours)) == str(inspect.signature(standard)) == "(name: 'str', items: 'list[int]' = "\
+        "<factory>) -> None"
+    first = ours(*args)
+    assert ours.__dict__["__init__"] is not stand_in  # compiled in its place
+    assert str(inspect.signature(ours)) == str(inspect.signature(standard))
+    assert ours(*args) == first and hash(ours(*args)) == hash(first)
+
+    _, fresh = _pair(*FEATURES["plain"][:2])
+    stand_ins = {name: fresh.__dict__[name] for name in ("__init__", "__eq__")}
+
+    class Plain(fresh):  # type: ignore[misc,valid-type]
+        """A plain subclass whose instance calls the stand-ins first: each method lands on the class that owns it."""
+
+    assert Plain("a", 1).count == 1 and Plain("a", 1) != fresh("a", 1)  # another class, as with the standard one
+    assert "__init__" not in Plain.__dict__ and fresh.__dict__["__init__"] is not stand_ins["__init__"]
+    assert fresh.__dict__["__eq__"] is not stand_ins["__eq__"]
+    assert fresh("a", 1) == fresh("a", 1) != fresh("a", 2)

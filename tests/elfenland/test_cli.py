@@ -262,10 +262,12 @@ HEAVY = ("ortools", "networkx", "multiprocessing", "concurrent.futures", "planne
          "planner.elfenland.advice", "planner.elfenland.teach", "planner.elfenland.svg", "planner.common.svg",
          "planner.table", "starlette", "uvicorn", "segno", "planner.expedition", "planner.cli.advise",
          "planner.cli.teach", "planner.cli.serve", "planner.cli.expedition", "planner.cli.board", "planner.cli.check",
-         "importlib.resources", "zipfile", "rich._emoji_codes", "ray", "planner.common.cluster")
+         "importlib.resources", "zipfile", "rich._emoji_codes", "ray", "planner.common.cluster", "difflib",
+         "locale")
 """What a plain ``elfenland route`` of one position never loads: each costs start-up time that only its own
 commands need (the group loads a command's module when the command runs; worker processes are for batches; the
-board is read beside its module; no emoji is ever drawn)."""
+board is read beside its module; no emoji is ever drawn; a "did you mean" is worked out only for a misspelling;
+click's words in English are its own, with no catalogue looked for)."""
 
 TABLES = ("rich.table", "rich.panel", "planner.elfenland.render")
 """What ``elfenland route --json`` never loads on top: the tables are drawn for a terminal only."""
