@@ -46,7 +46,8 @@ __all__ = ["route"]
 KEEP_CHOICES = 6
 
 PROBE = 0.01
-"""Seconds of solving in this process before a batch decides whether workers are worth starting."""
+"""Seconds of solving in this process, after its first position, before a batch decides whether workers are worth
+starting."""
 
 HANDOFF = 0.0015
 """Seconds to send a position to a worker and its position and solution back (pickled both ways, with the
@@ -104,13 +105,14 @@ def _solve_one(job: _Job, stop: StopLike | None) -> _Outcome:
 
 def _outcomes(jobs: list[_Job], workers: int | None, stop: threading.Event) -> Iterator[_Outcome]:
     """Each job's outcome, in the jobs' order. ``workers`` processes solve them (the caller's stop, Ctrl-C, reaches
-    them; what has not started is cancelled); None lets the batch decide: jobs are solved here for :data:`PROBE`
-    seconds, and their times (the first's, which pays for warming up, only when it is the only one) estimate the
-    rest's, so that workers start only when they would finish the rest sooner
+    them; what has not started is cancelled); None lets the batch decide: the first job is solved here (it pays
+    for warming up: lazy imports, methods compiled at their first call), then more for :data:`PROBE` seconds, and
+    their times (not the first's) estimate the rest's, so that workers start only when they would finish the rest
+    sooner
     (:func:`~planner.common.processes.workers_for`)."""
     if workers is None:
         times: list[float] = []
-        while len(times) < len(jobs) and (not times or sum(times) < PROBE):
+        while len(times) < len(jobs) and (len(times) < 2 or sum(times[1:]) < PROBE):  # the first warms up
             started = time.perf_counter()
             outcome = _solve_one(jobs[len(times)], stop)
             times.append(time.perf_counter() - started)

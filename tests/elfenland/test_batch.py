@@ -51,7 +51,7 @@ def test_one_and_two_workers_answer_alike_in_order(folder: Path) -> None:
 
 def test_workers_started_after_the_probe_keep_the_order(folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     one = _answers(folder, "--jobs", "1")
-    monkeypatch.setattr(route_command, "PROBE", 0.0)  # one position solved here, then the workers take the rest
+    monkeypatch.setattr(route_command, "PROBE", 0.0)  # two positions solved here, then the workers take the rest
     monkeypatch.setattr("planner.common.processes.workers_for", lambda costs, **kwargs: 2)
     shared: list[tuple[int, int]] = []
     real = processes.ordered_map
@@ -63,7 +63,36 @@ def test_workers_started_after_the_probe_keep_the_order(folder: Path, monkeypatc
 
     monkeypatch.setattr(processes, "ordered_map", spy)
     assert _answers(folder) == one
-    assert shared == [(7, 2)]  # 8 files: the first solved here, the other 7 by two workers
+    assert shared == [(6, 2)]  # 8 files: the first (it warms up) and one more solved here, 6 by two workers
+
+
+class _Clock:
+    """``time`` for the route module: each solve of the probe takes the seconds given, in turn."""
+
+    def __init__(self, seconds: list[float]) -> None:
+        self.now, self.seconds, self.started = 0.0, list(seconds), False
+
+    def perf_counter(self) -> float:
+        if self.started:
+            self.now += self.seconds.pop(0)
+        self.started = not self.started
+        return self.now
+
+
+def test_the_first_positions_warm_up_never_makes_the_estimate(folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # the first solve pays for lazy imports and methods compiled at their first call: a batch whose first
+    # position alone outlasts the probe must still be estimated from the positions after it
+    estimated: list[list[float]] = []
+
+    def spy(costs: list[float], **kwargs: Any) -> int:
+        estimated.append(list(costs))
+        return 1
+
+    monkeypatch.setattr(route_command, "time", _Clock([1.0, 0.004, 0.004, 0.004]))
+    monkeypatch.setattr("planner.common.processes.workers_for", spy)
+    _answers(folder)
+    # 8 files: four probed (the first's second not counted; three of 4 ms pass the 10-ms probe), four left
+    assert estimated == [pytest.approx([0.004] * 4)]
 
 
 @pytest.mark.slow
