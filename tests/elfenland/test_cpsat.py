@@ -21,7 +21,7 @@ from planner.elfenland.board import load_board
 from planner.elfenland.plan import Pay, Plan, verify
 from planner.elfenland.position import Hand, Position, Tile
 from planner.elfenland.rules import COUNTER_TRANSPORTS, COUNTERS, DECK, OBSTACLES, TRANSPORTS, Rules, can_carry
-from planner.elfenland.solvers.common import Solution, plan_key
+from planner.elfenland.solvers.common import CutPool, Solution, plan_key
 from planner.elfenland.solvers.cpsat import solve_cpsat
 from planner.elfenland.solvers.network import build_network
 from planner.elfenland.solvers.search import solve_search
@@ -258,6 +258,41 @@ def test_cut_sets_are_connected_small_and_without_the_start() -> None:
     rings = {frozenset(ring) for ring in itertools.permutations(others, 4)
              if all((ring[i], ring[(i + 1) % 4]) in near for i in range(4))}
     assert {t for t in wide if len(t) == 4} == rings
+
+
+def test_a_cut_pool_gives_each_look_what_was_published_since_the_last() -> None:
+    pool = CutPool()
+    assert pool.since(0) == ([], 0)
+    pair, triple = frozenset({"BEA", "ELV"}), frozenset({"DAG", "LAP", "VIR"})
+    pool.publish([pair])
+    pool.publish([triple])
+    assert pool.since(0) == ([pair, triple], 2)
+    assert pool.since(1) == ([triple], 2)
+    assert pool.since(2) == ([], 2)
+
+
+def test_a_run_publishes_the_cuts_it_finds_and_the_next_run_on_the_position_takes_them() -> None:
+    pool = CutPool()
+    first = solve(STRAYING, cuts=pool)
+    found, count = pool.since(0)
+    assert count == sum(run.get("cuts", 0) for run in first.stats["solves"]) > 0  # every stray, once
+    assert first.stats["pooled_cuts"] == 0  # its own come back from the pool, and are not added twice
+    assert all(STRAYING.at not in towns for towns in found)
+    second = solve_cpsat(STRAYING, limit=Limit(time=20.0), seed=1, workers=1, cuts=pool)
+    assert second.stats["pooled_cuts"] == count
+    assert first.proven and second.proven
+    check_plans(STRAYING, first)
+    check_plans(STRAYING, second)
+    assert first.plan.value == second.plan.value == solve_search(STRAYING).plan.value
+
+
+def test_a_pooled_town_set_holding_the_start_is_no_cut_and_is_left_out() -> None:
+    # Every town: nothing enters it from outside, so as a cut it would forbid collecting anything.
+    pool = CutPool()
+    pool.publish([frozenset(build_network(STRAYING).towns)])
+    solution = solve(STRAYING, cuts=pool)
+    assert solution.proven and solution.stats["pooled_cuts"] == 0
+    assert solution.plan.value == solve_search(STRAYING).plan.value
 
 
 def test_stopped_inside_the_cut_loop_answers_a_legal_route_unproven() -> None:

@@ -25,7 +25,7 @@ from planner.elfenland.position import Position
 from planner.elfenland.rules import Rules
 from planner.elfenland.solvers import solve
 from planner.elfenland.solvers.auto import TEAM, Team, portfolio, race, run_cpsat
-from planner.elfenland.solvers.common import Move, Solution, assemble
+from planner.elfenland.solvers.common import CutPool, Move, Solution, assemble
 from planner.elfenland.solvers.search import beam_route, solve_search
 from planner.errors import NotationError
 
@@ -271,6 +271,23 @@ def test_a_puzzle_starts_cpsat_from_the_better_of_the_glance_and_the_beam(beam_w
     assert auto.proven and auto.plan.value == best.value
     assert auto.stats["portfolio"]["start_by"] == ("beam" if beam_wins else "search")
     assert hints and all(h.value == (best if beam_wins else glance).value for h in hints)
+
+
+@pytest.mark.parametrize("runs", [1, 2])
+def test_a_puzzles_cpsat_runs_share_one_pool_of_cuts(runs: int) -> None:
+    pools: list[CutPool | None] = []
+
+    def proves(position: Position, **kwargs: Any) -> Solution:  # a run that proves its hint at once
+        pools.append(kwargs["cuts"])
+        hint = kwargs["hint"]
+        return Solution((hint,), Status.OPTIMAL, hint.score, "cpsat", 0.0, {})
+
+    _portfolio(PUZZLE, Team(cpsat=proves, load_ortools=lambda: None, cores=lambda: runs))
+    assert len(pools) == runs
+    if runs == 1:
+        assert pools == [None]  # nobody to share with
+    else:
+        assert isinstance(pools[0], CutPool) and all(pool is pools[0] for pool in pools)
 
 
 def test_a_stop_while_a_puzzles_cpsat_runs_stops_every_run() -> None:

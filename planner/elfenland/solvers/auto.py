@@ -23,7 +23,7 @@ from planner.common.threads import Job, Workers, cores
 from planner.common.values import frozen
 from planner.elfenland.plan import Plan
 from planner.elfenland.position import Position
-from planner.elfenland.solvers.common import MAX_SEED, Move, Solution, assemble, plan_key
+from planner.elfenland.solvers.common import MAX_SEED, CutPool, Move, Solution, assemble, plan_key
 from planner.elfenland.solvers.search import Ceiling, Interrupt, beam_route, solve_search
 from planner.errors import PlannerError
 
@@ -44,6 +44,8 @@ PUZZLE_BEAM_WIDTH = 300
 PUZZLE_RUNS = 2
 #: How each of those runs keeps the route connected, in turn.
 PUZZLE_CONNECTIVITY = ("cuts", "cuts-wide")
+#: Whether those runs share the connectivity cuts they find (a :class:`~.common.CutPool`).
+PUZZLE_SHARE_CUTS = True
 
 
 class SearchRun(Protocol):
@@ -58,18 +60,19 @@ class CpsatRun(Protocol):
 
     def __call__(self, position: Position, *, alternatives: int, budget: Budget, seed: int,
                  stop: StopLike | None = ..., hint: Plan | None = ..., on_bound: Callable[[int], None] | None = ...,
-                 connectivity: str = ..., joint: bool = ...) -> Solution: ...
+                 connectivity: str = ..., joint: bool = ..., cuts: CutPool | None = ...) -> Solution: ...
 
 
 def run_cpsat(position: Position, *, alternatives: int, budget: Budget, seed: int, stop: StopLike | None = None,
               hint: Plan | None = None, on_bound: Callable[[int], None] | None = None,
-              connectivity: str = "cuts", joint: bool = False) -> Solution:
-    """CP-SAT under ``budget``'s limit, stopped by ``stop`` (a worker's) or the budget's own stop."""
+              connectivity: str = "cuts", joint: bool = False, cuts: CutPool | None = None) -> Solution:
+    """CP-SAT under ``budget``'s limit, stopped by ``stop`` (a worker's) or the budget's own stop; ``cuts`` is the
+    pool of connectivity cuts it shares with the other runs on the position."""
     from planner.elfenland.solvers.cpsat import solve_cpsat  # ortools takes ~0.5 s to import
 
     run_budget = Budget(budget.limit, stop or budget.stop, started=budget.started)
     return solve_cpsat(position, alternatives=alternatives, budget=run_budget, seed=seed, hint=hint,
-                       on_bound=on_bound, connectivity=connectivity, joint=joint)
+                       on_bound=on_bound, connectivity=connectivity, joint=joint, cuts=cuts)
 
 
 def load_ortools() -> object:
@@ -186,9 +189,11 @@ def portfolio(position: Position, *, alternatives: int, budget: Budget, seed: in
     team.load_ortools()  # here, before the threads start (see load_ortools)
     seeds = [(seed + i) % (MAX_SEED + 1) for i in range(max(1, min(PUZZLE_RUNS, team.cores())))]
     connectivity = [PUZZLE_CONNECTIVITY[i % len(PUZZLE_CONNECTIVITY)] for i in range(len(seeds))]
+    pool = CutPool() if PUZZLE_SHARE_CUTS and len(seeds) > 1 else None
     with Workers(budget.stop, name="elfenland-portfolio") as workers:
         jobs = [workers.start(partial(team.cpsat, position, alternatives=alternatives, budget=budget, seed=run_seed,
-                                      stop=workers.stop, hint=searched.plan, connectivity=cuts, joint=joint),
+                                      stop=workers.stop, hint=searched.plan, connectivity=cuts, joint=joint,
+                                      cuts=pool),
                               name=f"cpsat-{i}")
                 for i, (run_seed, cuts) in enumerate(zip(seeds, connectivity, strict=True))]
 

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import threading
+from collections.abc import Iterable, Mapping
 from dataclasses import field
 from typing import Any
 
@@ -14,7 +15,7 @@ from planner.elfenland.position import Hand, Position, Tile
 from planner.elfenland.rules import Transport
 from planner.errors import IllegalPlacementError, IllegalStepError, SolverError
 
-__all__ = ["MAX_SEED", "Move", "Solution", "assemble", "plan_key", "stay"]
+__all__ = ["MAX_SEED", "CutPool", "Move", "Solution", "assemble", "plan_key", "stay"]
 
 MAX_SEED = 2**31 - 1
 """The largest seed: CP-SAT's is a 32-bit signed integer (a portfolio's further runs wrap around)."""
@@ -91,6 +92,32 @@ class Solution:
     def proven(self) -> bool:
         """Whether the best plan is proven optimal."""
         return self.status is Status.OPTIMAL
+
+
+class CutPool:
+    """The connectivity cuts the CP-SAT runs of one position have found, shared between them (a puzzle's
+    portfolio): each run takes the others' at its next round instead of finding them again.
+
+    A cut is a set of towns without the start ("a town of the set is collected only if the route enters it"), so it
+    holds for every route of the position whichever run found it: sharing changes how fast a run proves, never
+    what it proves. Runs in different threads publish and take; the pool locks.
+    """
+
+    __slots__ = ("_cuts", "_lock")
+
+    def __init__(self) -> None:
+        self._cuts: list[frozenset[str]] = []
+        self._lock = threading.Lock()
+
+    def publish(self, cuts: Iterable[frozenset[str]]) -> None:
+        """Add the town sets of cuts one run has found."""
+        with self._lock:
+            self._cuts.extend(cuts)
+
+    def since(self, seen: int) -> tuple[list[frozenset[str]], int]:
+        """The cuts published after the first ``seen``, and how many there are now (the next call's ``seen``)."""
+        with self._lock:
+            return self._cuts[seen:], len(self._cuts)
 
 
 def plan_key(plan: Plan) -> tuple[frozenset[str], str]:

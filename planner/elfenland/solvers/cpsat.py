@@ -21,7 +21,7 @@ from planner.common.limits import Budget, Limit, StopLike
 from planner.common.threads import Workers
 from planner.elfenland.plan import Plan
 from planner.elfenland.position import Position
-from planner.elfenland.solvers.common import MAX_SEED, Solution
+from planner.elfenland.solvers.common import MAX_SEED, CutPool, Solution
 from planner.elfenland.solvers.cpsat_model import SOLVER_NAME, RouteModel, load_ortools
 from planner.elfenland.solvers.network import build_network, strict_rule_bites
 from planner.errors import IllegalPlacementError, IllegalStepError, SolverError, UnsupportedError
@@ -50,7 +50,7 @@ class _Search:
     """Solves one :class:`RouteModel` within a budget; :meth:`solve` may be called again after ``exclude``."""
 
     def __init__(self, route_model: RouteModel, *, budget: Budget, seed: int = 0, workers: int = 1,
-                 log: bool = False) -> None:
+                 log: bool = False, pool: CutPool | None = None) -> None:
         self.rm = route_model
         self.cp = route_model.cp
         self.model = route_model.model
@@ -61,6 +61,29 @@ class _Search:
         self.log = log
         self.bound: int | None = None
         """The lowest upper bound on the best score proven so far (by the first plan's points phase)."""
+        self.pool = pool
+        self.cut: set[frozenset[str]] = set()
+        """The town sets of the cuts this run found or took from the pool (each is added once)."""
+        self.pooled = 0
+        """How many of the pool's cuts this run has looked at."""
+        self.taken = 0
+        """How many cuts it took from the pool (found by another run)."""
+
+    def _take_pooled(self) -> None:
+        """Add the cuts other runs have published since the last look (those already in are skipped); with
+        ``cuts-wide``, the first taken widens the cuts as a stray of this run's own would."""
+        if self.pool is None:
+            return
+        cuts, self.pooled = self.pool.since(self.pooled)
+        taken = self.taken
+        start = self.rm.net.start
+        for towns in cuts:
+            if towns not in self.cut and start not in towns:  # a set with the start is no cut of this position
+                self.cut.add(towns)
+                self.rm.add_cut(towns)
+                self.taken += 1
+        if self.taken > taken:
+            self.rm.widen()
 
     # -- solve ---------------------------------------------------------------------------------------------------
     def _run(self, *, time_limit: float | None, hint: dict[int, int] | None,
@@ -81,13 +104,20 @@ class _Search:
                 lowest[:] = [bound]
                 on_bound(bound)
 
+        cuts = self.connectivity != "flow"
+        if cuts:
+            self._take_pooled()
         solver, status, stats = self._run_once(time_limit=time_limit, hint=hint, on_bound=report)
-        while self.connectivity != "flow" and status in (self.cp.OPTIMAL, self.cp.FEASIBLE):
+        while cuts and status in (self.cp.OPTIMAL, self.cp.FEASIBLE):
             strays = self.rm.strays(solver)
             if not strays:
                 break
             for towns in strays:
                 self.rm.add_cut(towns)
+            self.cut.update(strays)
+            if self.pool is not None:
+                self.pool.publish(strays)
+                self._take_pooled()
             stats["cuts"] = stats.get("cuts", 0) + len(strays)
             widened = self.rm.widen()
             if widened:
@@ -220,7 +250,7 @@ class _NoSolution(Exception):
 def solve_cpsat(position: Position, *, alternatives: int = 1, limit: Limit | None = None,
                 stop: StopLike | None = None, budget: Budget | None = None, seed: int = 0, workers: int = 1,
                 log: bool = False, hint: Plan | None = None, on_bound: Callable[[int], None] | None = None,
-                connectivity: str = "cuts", joint: bool = False) -> Solution:
+                connectivity: str = "cuts", joint: bool = False, cuts: CutPool | None = None) -> Solution:
     """The best route of ``position`` by CP-SAT, and up to ``alternatives - 1`` runners-up.
 
     Best means the most points (new towns minus the home-town penalty), then the fewest cards. Alternatives
@@ -239,7 +269,9 @@ def solve_cpsat(position: Position, *, alternatives: int = 1, limit: Limit | Non
     ``connectivity`` picks how the model keeps collected towns reachable from the start: ``"cuts"`` (added as
     needed; the faster), ``"cuts-wide"`` (the same, plus a cut for every connected set of three towns and every
     ring of four once a solution strays: slower at the median, much faster on some puzzles; see :func:`solve`'s
-    portfolio) or ``"flow"`` (one model; see the module docstring).
+    portfolio) or ``"flow"`` (one model; see the module docstring). ``cuts``, a pool shared with other runs on
+    the same position (a portfolio's), receives the connectivity cuts this run finds and gives it theirs at each
+    round (the wide sets of ``"cuts-wide"`` stay this run's own).
 
     Raises:
         IllegalPositionError: the position breaks the rules.
@@ -262,7 +294,7 @@ def solve_cpsat(position: Position, *, alternatives: int = 1, limit: Limit | Non
             "on the order of the steps); use the search solver"
         )
     route_model = RouteModel(position, net, connectivity=connectivity)
-    search = _Search(route_model, budget=budget, seed=seed, workers=workers, log=log)
+    search = _Search(route_model, budget=budget, seed=seed, workers=workers, log=log, pool=cuts)
     proto = route_model.model.proto
     stats: dict[str, Any] = {
         "build_time": time.perf_counter() - started,
@@ -299,6 +331,8 @@ def solve_cpsat(position: Position, *, alternatives: int = 1, limit: Limit | Non
             route_model.exclude(plan)
     solves = stats["solves"]
     stats.update(wall_time=sum(s["wall_time"] for s in solves), branches=sum(s["branches"] for s in solves))
+    if cuts is not None:
+        stats["pooled_cuts"] = search.taken
     best = plans[0]
     plans.sort(key=lambda p: p.objective, reverse=True)  # an unproven first plan may lose to a runner-up
     proven = best.proven and plans[0] is best
