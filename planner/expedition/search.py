@@ -33,11 +33,16 @@ ANSWER_SECONDS = 0.1
 BEAM_WORLDS = 300
 """Worlds each beam (one per ticket count) expands by default: a count, not seconds, so that the call with k
 tickets runs exactly the beams the call with k - 1 ran, plus one, and never answers fewer points; all three beams
-of a 2-ticket turn take about :data:`ANSWER_SECONDS` of CPU (median 56 ms, at most ~0.2 s on the benchmark)."""
+of a 2-ticket turn take about :data:`ANSWER_SECONDS` of CPU
+(median 42–64 ms, at most ~0.17 s on the benchmark: docs/expedition.md)."""
 ANSWER_SAFETY = 10 * ANSWER_SECONDS
 """The default answer's clock: only a safety net on a very slow machine (when it fires the answer is cut short)."""
 DEFAULT_ANSWER_LIMIT = Limit(time=ANSWER_SAFETY, nodes=BEAM_WORLDS)
 """The first answer's default budget: :data:`BEAM_WORLDS` worlds per beam, :data:`ANSWER_SAFETY` seconds in all."""
+REMOVAL_BEAMS = {1: 1.0}
+"""Per ticket allowance, the worlds of the removal-first beams (:func:`.beam.widen`), as a share of the beam's own:
+the 1-ticket beam gets as many again (seed 2026's two 1-ticket misses start with a removal). Not for 2 tickets:
+measured on seeds 2026 and 77, it gained 2 points in 80 positions for ~20 % more worlds with 2 tickets."""
 ALTERNATIVE_SPAN = 4
 """Alternatives are searched down to this many points below the best (deeper ones are not worth showing)."""
 
@@ -93,6 +98,14 @@ class MoveSearch:
         return self.status is Status.OPTIMAL
 
 
+def _removal_worlds(answer: Limit, allowance: int) -> int:
+    """Worlds for the removal-first beams of the beam with ``allowance`` tickets, all together (:func:`.beam.widen`):
+    none under a time-only ``answer``, whose main beam widens until its share of the time is over."""
+    if answer.nodes is None or allowance not in REMOVAL_BEAMS:
+        return 0
+    return int(answer.nodes * REMOVAL_BEAMS[allowance])
+
+
 def _to_action(action: Fast) -> Action:
     return Action.from_text(text_of(action))
 
@@ -106,9 +119,10 @@ def best_moves(position: Position, *, tickets: int = TICKETS_PER_TURN, alternati
     with fewer tickets is a move with more: the answer is the best over them); the exhaustive search then runs for
     the rest of ``limit`` (counted from the start, time or nodes) in stages of j = 0..``tickets`` over one memo
     (:func:`_prove`), and its move, when the last stage finishes, is proven and replaces the beams'. A node
-    ``answer`` gives each beam that many worlds, whatever ``tickets`` is, so a larger ``tickets`` never answers
-    fewer points (the default, :data:`DEFAULT_ANSWER_LIMIT`); its time, if any, is then only a safety net over all
-    the beams (``cut_short`` when it fires). A time-only ``answer`` is shared out: beam j may run until
+    ``answer`` gives each beam that many worlds, whatever ``tickets`` is (the 1-ticket beam as many again for its
+    removal-first beams, :data:`REMOVAL_BEAMS`), so a larger ``tickets`` never answers fewer points (the default,
+    :data:`DEFAULT_ANSWER_LIMIT`); its time, if any, is then only a safety net over all the beams (``cut_short``
+    when it fires). A time-only ``answer`` is shared out: beam j may run until
     (j + 1) / (tickets + 1) of it. A node ``limit`` gives the stages that many in all; with node budgets for both,
     the beams and stages for j < ``tickets`` expand the same worlds as in the call with ``tickets - 1``, so it never
     reports fewer points.
@@ -126,9 +140,8 @@ def best_moves(position: Position, *, tickets: int = TICKETS_PER_TURN, alternati
             time=answer.time * (spend + 1) / (tickets + 1))
         beam = Search(position.rules, spend, Budget(share, stop, started=clock.started))
         root = beam.root(position)
-        found = widen(beam, root, beam.budget)
-        cut_short |= answer.nodes is not None and not found.exact and beam.budget.out_of_time() \
-            and beam.nodes <= answer.nodes
+        found = widen(beam, root, beam.budget, removals=_removal_worlds(answer, spend))
+        cut_short |= answer.nodes is not None and found.cut_short
         searched += found.searched
         for result in (found.best, *found.firsts.values()):
             if result is not None:

@@ -149,7 +149,9 @@ class Search:
             return world, 0, 0
         if self.red[spot]:
             w = world
-            return World(w.colours, w.hand, w.tokens, w.common, w.held, w.orphans, w.tickets + 1, w.allowance,
+            # canonical at once: tickets held count only up to the allowance (see :meth:`trim`)
+            tickets = w.tickets + 1 if not self.canonical or w.tickets < w.allowance else w.tickets
+            return World(w.colours, w.hand, w.tokens, w.common, w.held, w.orphans, tickets, w.allowance,
                           w.mandatory, w.restart, w.blue), 0, 0
         if not self.green[spot]:
             return world, 0, 0
@@ -187,8 +189,11 @@ class Search:
         arrows, visited, used, head, left = world.colours[colour]
         loop = bool(visited >> to & 1)
         leg_start = restart or head < 0
-        entry: Colour = ((*arrows, (frm, to, link, leg_start)), visited | 1 << to, used | 1 << link,
-                          -1 if loop else to, left - 1)
+        keep = world.allowance if self.canonical else ARROWS
+        # canonical at once: only the last ``allowance`` arrows are kept (see :meth:`trim`)
+        kept = ((*arrows[len(arrows) + 1 - keep:], (frm, to, link, leg_start)) if len(arrows) >= keep else
+                (*arrows, (frm, to, link, leg_start))) if keep else ()
+        entry: Colour = (kept, visited | 1 << to, used | 1 << link, -1 if loop else to, left - 1)
         world = recoloured(world, colour, entry)
         world, mine, theirs = self.arrive(world, to)
         if loop:
@@ -238,11 +243,10 @@ class Search:
         if world.tickets <= keep and len(colours[0][0]) <= keep and len(colours[1][0]) <= keep and \
                 len(colours[2][0]) <= keep:
             return world
-        if world.tickets > keep:
-            world = world._replace(tickets=keep)
-        trimmed = tuple(c if len(c[0]) <= keep else ((c[0][len(c[0]) - keep:] if keep else ()), *c[1:])
-                        for c in colours)
-        return world._replace(colours=(trimmed[0], trimmed[1], trimmed[2]))
+        a, b, c = (c if len(c[0]) <= keep else ((c[0][len(c[0]) - keep:] if keep else ()), *c[1:]) for c in colours)
+        w = world
+        return World((a, b, c), w.hand, w.tokens, w.common, w.held, w.orphans, min(w.tickets, keep), keep,
+                     w.mandatory, w.restart, w.blue)
 
     def spend(self, world: World) -> World:
         w = world
@@ -323,9 +327,10 @@ class Search:
                 if dead is None or (theirs, self.text(action)) < dead[:2]:
                     dead = (theirs, self.text(action), action, after)
                 continue
-            yield action, self.trim(after), mine, theirs
+            # only a spent ticket lowers the allowance under the other colours' arrows; else already canonical
+            yield action, self.trim(after) if ticket else after, mine, theirs
         if dead is not None:
-            yield dead[2], self.trim(dead[3]), 0, dead[0]
+            yield dead[2], self.trim(dead[3]) if ticket else dead[3], 0, dead[0]
 
     def must_end(self, world: World) -> bool:
         """Whether nothing but ending the turn is left."""

@@ -287,3 +287,20 @@ def test_the_one_ticket_answer_keeps_a_chain_that_spends_its_ticket_late() -> No
     assert not found.proven  # the beams' answer alone, not a proof
     assert found.best.points == optimum.gain[0]
     _replays(position, found.best)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("index", [20, 31])
+def test_the_one_ticket_answer_finds_a_chain_that_first_removes_an_arrow(index: int) -> None:
+    # Seed 2026, positions 20 and 31: the best 1-ticket moves (+8 each, found by the exhaustive search here, 185,000
+    # and 118,000 worlds) spend the ticket at once on a removal, and what it buys comes 5 to 12 actions later, after
+    # blue squares and restarts elsewhere; the main beam's layers keep worlds that scored sooner (the answers were +5
+    # and +4 before), the removal-first beams keep these chains.
+    position = _benchmark_position(2026, index)
+    exhaustive = Search(position.rules, 1, Budget(Limit(nodes=2_000_000)))
+    optimum = exhaustive.solve(exhaustive.root(position))
+    assert not exhaustive.stopped and optimum is not None
+    found = best_moves(position, tickets=1, answer=Limit(nodes=BEAM_WORLDS), limit=NO_PROOF)
+    assert not found.proven
+    assert found.best.value == optimum.gain
+    _replays(position, found.best)
