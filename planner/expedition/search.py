@@ -34,7 +34,7 @@ BEAM_WORLDS = 300
 """Worlds each beam (one per ticket count) expands by default: a count, not seconds, so that the call with k
 tickets runs exactly the beams the call with k - 1 ran, plus one, and never answers fewer points; all three beams
 of a 2-ticket turn take about :data:`ANSWER_SECONDS` of CPU
-(median 42–64 ms, at most ~0.17 s on the benchmark: docs/expedition.md)."""
+(median 42–71 ms by the machine, at most ~0.17 s on the benchmark: docs/expedition.md)."""
 ANSWER_SAFETY = 10 * ANSWER_SECONDS
 """The default answer's clock: only a safety net on a very slow machine (when it fires the answer is cut short)."""
 DEFAULT_ANSWER_LIMIT = Limit(time=ANSWER_SAFETY, nodes=BEAM_WORLDS)

@@ -69,11 +69,10 @@ class _Search:
         self.taken = 0
         """How many cuts it took from the pool (found by another run)."""
 
-    def _take_pooled(self) -> None:
-        """Add the cuts other runs have published since the last look (those already in are skipped); with
-        ``cuts-wide``, the first taken widens the cuts as a stray of this run's own would."""
+    def _take_pooled(self) -> int:
+        """Add the cuts other runs have published since the last look (those already in are skipped): how many."""
         if self.pool is None:
-            return
+            return 0
         cuts, self.pooled = self.pool.since(self.pooled)
         taken = self.taken
         start = self.rm.net.start
@@ -82,8 +81,7 @@ class _Search:
                 self.cut.add(towns)
                 self.rm.add_cut(towns)
                 self.taken += 1
-        if self.taken > taken:
-            self.rm.widen()
+        return self.taken - taken
 
     # -- solve ---------------------------------------------------------------------------------------------------
     def _run(self, *, time_limit: float | None, hint: dict[int, int] | None,
@@ -105,9 +103,11 @@ class _Search:
                 on_bound(bound)
 
         cuts = self.connectivity != "flow"
-        if cuts:
-            self._take_pooled()
+        # with cuts-wide, the first cut taken from another run widens the cuts as a stray of this run's own would
+        widened = self.rm.widen() if cuts and self._take_pooled() else 0
         solver, status, stats = self._run_once(time_limit=time_limit, hint=hint, on_bound=report)
+        if widened:
+            stats["widened"] = widened
         while cuts and status in (self.cp.OPTIMAL, self.cp.FEASIBLE):
             strays = self.rm.strays(solver)
             if not strays:
