@@ -49,6 +49,11 @@ PROBE = 0.01
 """Seconds of solving in this process, after its first position, before a batch decides whether workers are worth
 starting."""
 
+FLOOR = 0.0004
+"""Seconds of the cheapest position a batch can hold: read, solved and answered (measured: 0.43 ms for each of 50
+copies of ``scenarios/09-nothing-affordable.toml``, whose hand pays for no step, against 1.1-1.2 ms for 8-card
+positions)."""
+
 HANDOFF = 0.0015
 """Seconds to send a position to a worker and its position and solution back (pickled both ways, with the
 processes' messages), as measured on 300 positions: about 1.2-1.9 ms."""
@@ -105,11 +110,13 @@ def _solve_one(job: _Job, stop: StopLike | None) -> _Outcome:
 
 def _outcomes(jobs: list[_Job], workers: int | None, stop: threading.Event) -> Iterator[_Outcome]:
     """Each job's outcome, in the jobs' order. ``workers`` processes solve them (the caller's stop, Ctrl-C, reaches
-    them; what has not started is cancelled); None lets the batch decide: the first job is solved here (it pays
-    for warming up: lazy imports, methods compiled at their first call), then more for :data:`PROBE` seconds, and
-    their times (not the first's) estimate the rest's, so that workers start only when they would finish the rest
-    sooner
-    (:func:`~planner.common.processes.workers_for`)."""
+    them; what has not started is cancelled); None lets the batch decide. A batch so large that workers would pay
+    even if each position cost only :data:`FLOOR` starts them at once (they warm up beside this process). Any other
+    solves its first job here (it pays for warming up: lazy imports, methods compiled at their first call), then
+    more for :data:`PROBE` seconds, and their times (not the first's) estimate the rest's, so that workers start
+    only when they would finish the rest sooner (:func:`~planner.common.processes.workers_for`)."""
+    if workers is None and len(jobs) > 1 and (at_once := _workers([FLOOR] * len(jobs), jobs[0].document)) > 1:
+        workers = at_once
     if workers is None:
         times: list[float] = []
         while len(times) < len(jobs) and (len(times) < 2 or sum(times[1:]) < PROBE):  # the first warms up
@@ -121,22 +128,25 @@ def _outcomes(jobs: list[_Job], workers: int | None, stop: threading.Event) -> I
         if len(jobs) <= 1:  # nothing left to share
             yield from (_solve_one(job, stop) for job in jobs)
             return
-        from planner.common.processes import FORK_START, idle_cores, start_seconds, workers_for  # for a batch only
-
         sample = sorted(times[1:] or times)  # the upper median: statistics costs a batch 3 ms of imports
-        costs = [sample[len(sample) // 2]] * len(jobs)
-        handoff = HANDOFF_DOCUMENT if jobs[0].document else HANDOFF
-        cores = idle_cores()
-        # the cheapest start first: most small batches are settled before multiprocessing is even imported
-        workers = workers_for(costs, cores=cores, start=FORK_START, handoff=handoff)
-        if workers > 1:
-            workers = workers_for(costs, cores=cores, start=start_seconds(), handoff=handoff)
+        workers = _workers([sample[len(sample) // 2]] * len(jobs), jobs[0].document)
     if workers <= 1:
         yield from (_solve_one(job, stop) for job in jobs)
         return
     from planner.common.processes import ordered_map
 
     yield from ordered_map(_solve_one, jobs, jobs=workers, stop=stop)
+
+
+def _workers(costs: list[float], document: bool) -> int:
+    """How many processes should share jobs of these estimated ``costs`` (answered as JSON documents or not)."""
+    from planner.common.processes import FORK_START, idle_cores, start_seconds, workers_for  # for a batch only
+
+    handoff = HANDOFF_DOCUMENT if document else HANDOFF
+    cores = idle_cores()
+    # the cheapest start first: most small batches are settled before multiprocessing is even imported
+    workers = workers_for(costs, cores=cores, start=FORK_START, handoff=handoff)
+    return workers_for(costs, cores=cores, start=start_seconds(), handoff=handoff) if workers > 1 else 1
 
 
 @click.command(cls=PositionCommand, context_settings=CONTEXT)

@@ -52,7 +52,9 @@ def test_one_and_two_workers_answer_alike_in_order(folder: Path) -> None:
 def test_workers_started_after_the_probe_keep_the_order(folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     one = _answers(folder, "--jobs", "1")
     monkeypatch.setattr(route_command, "PROBE", 0.0)  # two positions solved here, then the workers take the rest
-    monkeypatch.setattr("planner.common.processes.workers_for", lambda costs, **kwargs: 2)
+    # positions at the floor cost never pay for workers: this batch probes first
+    monkeypatch.setattr("planner.common.processes.workers_for", lambda costs, **kwargs: 2 if sum(costs) else 1)
+    monkeypatch.setattr(route_command, "FLOOR", 0.0)
     shared: list[tuple[int, int]] = []
     real = processes.ordered_map
 
@@ -90,9 +92,40 @@ def test_the_first_positions_warm_up_never_makes_the_estimate(folder: Path, monk
 
     monkeypatch.setattr(route_command, "time", _Clock([1.0, 0.004, 0.004, 0.004]))
     monkeypatch.setattr("planner.common.processes.workers_for", spy)
+    monkeypatch.setattr(route_command, "FLOOR", 0.0)
     _answers(folder)
-    # 8 files: four probed (the first's second not counted; three of 4 ms pass the 10-ms probe), four left
-    assert estimated == [pytest.approx([0.004] * 4)]
+    # first the floor (workers at once? no), then 8 files: four probed (the first's second not counted; three of
+    # 4 ms pass the 10-ms probe), four left
+    assert estimated == [[0.0] * 8, pytest.approx([0.004] * 4)]
+
+
+def test_a_batch_worth_workers_at_any_cost_starts_them_before_its_first_position(
+        folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    one = _answers(folder, "--jobs", "1")
+    monkeypatch.setattr(route_command, "FLOOR", 1.0)  # as if each position took a second at the least
+    monkeypatch.setattr(processes, "idle_cores", lambda: 2)
+    shared: list[tuple[int, int]] = []
+    real = processes.ordered_map
+
+    def spy(fn: Any, items: Any, *, jobs: int, stop: Any = None) -> Any:
+        items = list(items)
+        shared.append((len(items), jobs))
+        return real(fn, items, jobs=jobs, stop=stop)
+
+    monkeypatch.setattr(processes, "ordered_map", spy)
+    monkeypatch.setattr(route_command, "time", None)  # no probe: nothing is timed
+    assert _answers(folder) == one
+    assert shared == [(8, 2)]  # all 8 files shared from the start
+
+
+@pytest.mark.parametrize(("positions", "document", "workers"), [(300, True, 2), (70, True, 1), (300, False, 1)])
+def test_only_a_large_batch_of_json_answers_is_worth_workers_at_the_floor_cost(
+        monkeypatch: pytest.MonkeyPatch, positions: int, document: bool, workers: int) -> None:
+    # the benchmark's 300 JSON answers start two workers at once; 70, or 300 drawn as tables (each handed back
+    # as a position and its solution, dearer than the floor's work), probe first
+    monkeypatch.setattr(processes, "idle_cores", lambda: 2)
+    monkeypatch.setattr(processes, "start_seconds", lambda: processes.FORK_START)
+    assert route_command._workers([route_command.FLOOR] * positions, document) == workers
 
 
 @pytest.mark.slow
