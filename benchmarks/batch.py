@@ -3,6 +3,7 @@
     python benchmarks/batch.py                   # every size, 5 repeats each
     python benchmarks/batch.py --sizes 10 300 -r 3
     python benchmarks/batch.py -r 1 --jobs 2 --quiet 600   # each repeat waits for no other runnable process
+    python benchmarks/batch.py --cheapest --sizes 300 1000  # the positions least worth a worker
 
 A batch is the bundled scenarios (all but the 20-card puzzle, a second's solve on its own) followed by seeded
 random 8-card positions (:func:`planner.elfenland.generate.random_position`), written to a temporary folder. Each
@@ -36,9 +37,18 @@ SLOW = {"18-puzzle-every-road.toml"}
 """Bundled positions left out of the batches: one of them would be the whole batch's time."""
 
 
-def write_batch(folder: Path, size: int, seed: int) -> None:
-    """``size`` position files in ``folder``: the bundled scenarios first, then seeded random positions."""
+CHEAPEST = SCENARIOS / "09-nothing-affordable.toml"
+"""The cheapest bundled position to solve (its hand pays for no step): ``--cheapest`` batches are copies of it."""
+
+
+def write_batch(folder: Path, size: int, seed: int, *, cheapest: bool = False) -> None:
+    """``size`` position files in ``folder``: the bundled scenarios first, then seeded random positions; with
+    ``cheapest``, copies of :data:`CHEAPEST` (the batch least worth its workers)."""
     folder.mkdir()
+    if cheapest:
+        for i in range(size):
+            shutil.copy(CHEAPEST, folder / f"{i:03d}-{CHEAPEST.name}")
+        return
     bundled = [p for p in sorted(SCENARIOS.glob("*.toml")) if p.name not in SLOW][:size]
     for i, path in enumerate(bundled):
         shutil.copy(path, folder / f"{i:03d}-{path.name}")
@@ -80,6 +90,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("-r", "--repeats", type=int, default=5)
     parser.add_argument("--seed", type=int, default=2024)
     parser.add_argument("--jobs", type=int, help="time `--jobs N` against `--jobs 1` instead of the default")
+    parser.add_argument("--cheapest", action="store_true",
+                        help=f"every batch copies of {CHEAPEST.name}: the least work a worker can be started for")
     parser.add_argument("--quiet", type=float, metavar="SECONDS",
                         help="start each repeat only when no other process is runnable (wait at most SECONDS)")
     args = parser.parse_args(argv)
@@ -98,7 +110,7 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory() as temp:
         for size in args.sizes:
             folder = Path(temp) / f"batch-{size}"
-            write_batch(folder, size, args.seed)
+            write_batch(folder, size, args.seed, cheapest=args.cheapest)
             one: list[tuple[float, float]] = []
             timed: dict[str, list[tuple[float, float]]] = {name: [] for name in others}
             loads = []
