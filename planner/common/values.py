@@ -19,6 +19,9 @@ from __future__ import annotations
 import abc
 import dataclasses
 import inspect
+import sys
+import types
+import typing
 from collections.abc import Callable
 from dataclasses import MISSING, Field, FrozenInstanceError
 from typing import Any, TypeVar, dataclass_transform, overload
@@ -62,7 +65,7 @@ def _build(cls: type[T], *, init: bool) -> type[T]:
     keeps_eq = "__eq__" in cls.__dict__
     keeps_repr = "__repr__" in cls.__dict__
     keeps_init = "__init__" in cls.__dict__
-    made: Any = dataclasses.dataclass(cls, init=False, repr=False, eq=False, slots=True)
+    made: Any = _fields_and_slots(cls)
     fields = dataclasses.fields(made)
     for f in fields:
         if f.kw_only:
@@ -85,6 +88,95 @@ def _build(cls: type[T], *, init: bool) -> type[T]:
         made.__doc__ = made.__name__ + str(inspect.signature(made)).replace(" -> None", "")
     abc.update_abstractmethods(made)
     return made  # type: ignore[no-any-return]
+
+
+def _fields_and_slots(cls: type[T]) -> type[T]:
+    """``cls`` remade with slots and its fields recorded, as ``dataclass(init=False, repr=False, eq=False,
+    slots=True)`` makes it, without the standard decorator's three regular-expression look-ups per annotation.
+
+    Annotations that are plain strings (``from __future__ import annotations``) whose leading name is no
+    ``ClassVar``, ``InitVar`` or ``KW_ONLY`` take the quick way; anything else (and every error) is the standard
+    decorator's to handle."""
+    fields = _quick_fields(cls)
+    if fields is None:
+        return dataclasses.dataclass(cls, init=False, repr=False, eq=False, slots=True)  # type: ignore[no-any-return]
+    own = cls.__dict__.get("__annotations__", {})
+    for name in own:
+        if isinstance(cls.__dict__.get(name), Field):
+            f = fields[name]
+            if f.default is MISSING:
+                delattr(cls, name)
+            else:
+                setattr(cls, name, f.default)
+    setattr(cls, "__dataclass_params__", dataclasses._DataclassParams(  # type: ignore[attr-defined]
+        False, False, False, False, False, False))
+    setattr(cls, "__dataclass_fields__", fields)
+    if "__match_args__" not in cls.__dict__:
+        setattr(cls, "__match_args__", tuple(
+            f.name for f in fields.values() if f._field_type is _FIELD and f.init and not f.kw_only))  # type: ignore[attr-defined]
+    return dataclasses._add_slots(cls, False, False)  # type: ignore[attr-defined,no-any-return]
+
+
+_FIELD = dataclasses._FIELD  # type: ignore[attr-defined]
+_FIELD_CLASSVAR = dataclasses._FIELD_CLASSVAR  # type: ignore[attr-defined]
+_LEADING_NAME = dataclasses._MODULE_IDENTIFIER_RE  # type: ignore[attr-defined]
+"""The standard decorator's own pattern for an annotation's leading (dotted) name."""
+
+
+def _quick_fields(cls: type) -> dict[str, Field[Any]] | None:
+    """The fields (with the bases' and the class variables' entries) the standard decorator would record for ``cls``,
+    or None when the class is not a plain one (see :func:`_fields_and_slots`). Changes nothing."""
+    fields: dict[str, Field[Any]] = {}
+    for base in cls.__mro__[-1:0:-1]:
+        inherited = getattr(base, "__dataclass_fields__", None)
+        if inherited is not None:
+            if base.__dataclass_params__.frozen:  # type: ignore[attr-defined]
+                return None
+            for f in inherited.values():
+                fields[f.name] = f
+    module = sys.modules.get(cls.__module__)
+    namespace = module.__dict__ if module is not None else {}
+    own = cls.__dict__.get("__annotations__", {})
+    for name, value in cls.__dict__.items():
+        if isinstance(value, Field) and name not in own:
+            return None
+    made = []
+    for name, annotation in own.items():
+        if not isinstance(annotation, str):
+            return None
+        classvar = False
+        match = _LEADING_NAME.match(annotation)
+        if match:
+            qualifier, leading = match.groups()
+            if qualifier:
+                if namespace.get(qualifier) in (typing, dataclasses):
+                    return None
+            else:
+                named = namespace.get(leading)
+                if named is typing.ClassVar or (type(named) is typing._GenericAlias  # type: ignore[attr-defined]
+                                                and named.__origin__ is typing.ClassVar):
+                    classvar = True
+                elif named is dataclasses.InitVar or type(named) is dataclasses.InitVar or named is dataclasses.KW_ONLY:
+                    return None
+        default = getattr(cls, name, MISSING)
+        if isinstance(default, Field):
+            if classvar or default.kw_only is not MISSING:
+                return None
+            f = default
+        else:
+            if isinstance(default, types.MemberDescriptorType):
+                default = MISSING
+            f = dataclasses.field(default=default)
+        if not classvar and f.default.__class__.__hash__ is None:
+            return None
+        made.append((f, name, annotation, classvar))
+    for f, name, annotation, classvar in made:
+        f.name, f.type = name, annotation
+        f._field_type = _FIELD_CLASSVAR if classvar else _FIELD  # type: ignore[attr-defined]
+        if not classvar:
+            f.kw_only = False  # type: ignore[assignment]
+        fields[name] = f
+    return fields
 
 
 def _sources(cls: type, fields: tuple[Field[Any], ...], *, init: bool, eq: bool,
