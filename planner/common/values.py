@@ -99,7 +99,7 @@ def _fields_and_slots(cls: type[T]) -> type[T]:
     decorator's to handle."""
     fields = _quick_fields(cls)
     if fields is None:
-        return dataclasses.dataclass(cls, init=False, repr=False, eq=False, slots=True)  # type: ignore[no-any-return]
+        return dataclasses.dataclass(cls, init=False, repr=False, eq=False, slots=True)
     own = cls.__dict__.get("__annotations__", {})
     for name in own:
         if isinstance(cls.__dict__.get(name), Field):
@@ -108,11 +108,11 @@ def _fields_and_slots(cls: type[T]) -> type[T]:
                 delattr(cls, name)
             else:
                 setattr(cls, name, f.default)
-    setattr(cls, "__dataclass_params__", dataclasses._DataclassParams(  # type: ignore[attr-defined]
-        False, False, False, False, False, False))
-    setattr(cls, "__dataclass_fields__", fields)
+    made: Any = cls
+    made.__dataclass_params__ = dataclasses._DataclassParams(False, False, False, False, False, False)  # type: ignore[attr-defined]
+    made.__dataclass_fields__ = fields
     if "__match_args__" not in cls.__dict__:
-        setattr(cls, "__match_args__", tuple(
+        setattr(made, "__match_args__", tuple(  # noqa: B010 - mypy refuses an assignment to __match_args__
             f.name for f in fields.values() if f._field_type is _FIELD and f.init and not f.kw_only))  # type: ignore[attr-defined]
     return dataclasses._add_slots(cls, False, False)  # type: ignore[attr-defined,no-any-return]
 
@@ -152,7 +152,7 @@ def _quick_fields(cls: type) -> dict[str, Field[Any]] | None:
                 if namespace.get(qualifier) in (typing, dataclasses):
                     return None
             else:
-                named = namespace.get(leading)
+                named: Any = namespace.get(leading)
                 if named is typing.ClassVar or (type(named) is typing._GenericAlias  # type: ignore[attr-defined]
                                                 and named.__origin__ is typing.ClassVar):
                     classvar = True
@@ -172,9 +172,9 @@ def _quick_fields(cls: type) -> dict[str, Field[Any]] | None:
         made.append((f, name, annotation, classvar))
     for f, name, annotation, classvar in made:
         f.name, f.type = name, annotation
-        f._field_type = _FIELD_CLASSVAR if classvar else _FIELD  # type: ignore[attr-defined]
+        f._field_type = _FIELD_CLASSVAR if classvar else _FIELD
         if not classvar:
-            f.kw_only = False  # type: ignore[assignment]
+            f.kw_only = False
         fields[name] = f
     return fields
 
