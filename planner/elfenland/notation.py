@@ -186,8 +186,7 @@ def parse_cards_partial(text: str, *, where: str = "hand") -> tuple[dict[Transpo
             if counted and (counted.group(1) or counted.group(4)):
                 number *= _count(counted.group(1) or counted.group(4), tok, where)
                 name = counted.group(2) or counted.group(3)
-            if len(name) > 2 and name[-1] in "sS" and name[-2] in _ASCII_LETTERS:  # "dragons", "RAFTS"
-                name = name[:-1]
+            name = _singular(name)
             try:
                 last = parse_transport(name, where=where)
             except NotationError:
@@ -218,6 +217,12 @@ def _glue_two_word_names(tokens: list[str]) -> list[str]:
         else:
             merged.append(tok)
     return merged
+
+
+def _singular(name: str) -> str:
+    """``dragons`` -> ``dragon``, ``RAFTS`` -> ``RAFT`` (an s after a Latin letter, in a name of three letters or
+    more: ``re.sub(r"(?<=[a-zA-Z])[sS]$", "", name)`` of a name that holds no line break)."""
+    return name[:-1] if len(name) > 2 and name[-1] in "sS" and name[-2] in _ASCII_LETTERS else name
 
 
 def _without_repeat(text: str) -> str:
