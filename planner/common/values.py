@@ -74,9 +74,11 @@ def _build(cls: type[T], *, init: bool) -> type[T]:
         raise TypeError(f"{cls.__name__}: InitVar fields are not supported by frozen()")
     sources = _sources(made, fields, init=init and not keeps_init, eq=not keeps_eq, hash_=not keeps_hash)
     for name, (source, namespace) in sources.items():
-        setattr(made, name, _compiled_on_first_call(made, name, source, namespace))
-    if "__init__" in sources:  # what inspect.signature and help() show, as for the standard decorator's __init__
-        made.__init__.__signature__ = _signature(fields)
+        method = _compiled_on_first_call(made, name, source, namespace)
+        if name == "__init__":  # what inspect.signature and help() show, as for the standard decorator's __init__
+            method.__signature__ = _signature(fields)  # type: ignore[attr-defined]
+            method = _bound_first(made, fields, method)
+        setattr(made, name, method)
     if not keeps_repr:
         made.__repr__ = _repr([f.name for f in fields if f.repr])
     made.__setattr__, made.__delattr__ = _frozen_attributes(made, frozenset(f.name for f in fields))
@@ -240,6 +242,74 @@ def _compiled_on_first_call(cls: type, name: str, source: str, namespace: dict[s
     first_call.__name__ = name
     first_call.__qualname__ = f"{cls.__qualname__}.{name}"
     return first_call
+
+
+BOUND_CALLS = 8
+"""Calls of a class's ``__init__`` that bind their arguments in :func:`_bound_first` before it is compiled: most
+value classes a command loads are built only a few times (compiling one ``__init__`` costs as much as binding the
+arguments of some fifty calls by hand)."""
+
+
+def _bound_first(cls: type, fields: tuple[Field[Any], ...], compiled: Callable[..., Any]) -> Callable[..., Any]:
+    """``__init__`` for the first :data:`BOUND_CALLS` calls: the arguments bound here by the rules of the generated
+    source (:func:`_sources`), then the compiled one (``compiled``, the stand-in that compiles it and takes its
+    place). A call this does not bind as plainly (too many arguments, a missing or unknown name, one given twice)
+    goes to the compiled one at once, for the standard decorator's own TypeError."""
+    parameters: list[tuple[str, Any]] = []  # (name, default): MISSING for none, the factory marker for a factory
+    steps: list[tuple[str, int, Any]] = []  # (field, how, what): 0 argument, 1 argument or factory, 2 factory, 3 default
+    for f in fields:
+        if f.default_factory is not MISSING:
+            if f.init:
+                parameters.append((f.name, _HAS_DEFAULT_FACTORY))
+                steps.append((f.name, 1, f.default_factory))
+            else:
+                steps.append((f.name, 2, f.default_factory))
+        elif f.init:
+            parameters.append((f.name, f.default))
+            steps.append((f.name, 0, None))
+        elif f.default is not MISSING:
+            steps.append((f.name, 3, f.default))
+    post_init = hasattr(cls, "__post_init__")
+    calls = 0
+    setter = object.__setattr__
+
+    def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
+        nonlocal calls
+        calls += 1
+        if calls > BOUND_CALLS or len(args) > len(parameters):
+            compiled(self, *args, **kwargs)
+            return
+        values = list(args)
+        rest = dict(kwargs)
+        for name, default in parameters[len(args):]:
+            value = rest.pop(name, default)
+            if value is MISSING:
+                compiled(self, *args, **kwargs)
+                return
+            values.append(value)
+        if rest:
+            compiled(self, *args, **kwargs)
+            return
+        given = iter(values)
+        for name, how, what in steps:
+            if how == 0:
+                value = next(given)
+            elif how == 1:
+                value = next(given)
+                if value is _HAS_DEFAULT_FACTORY:
+                    value = what()
+            else:
+                value = what() if how == 2 else what
+            setter(self, name, value)
+        if post_init:
+            self.__post_init__()
+
+    __init__.__qualname__ = f"{cls.__qualname__}.__init__"
+    __init__.__signature__ = compiled.__signature__  # type: ignore[attr-defined]
+    return __init__
+
+
+_HAS_DEFAULT_FACTORY = dataclasses._HAS_DEFAULT_FACTORY  # type: ignore[attr-defined]
 
 
 def _signature(fields: tuple[Field[Any], ...]) -> inspect.Signature:
