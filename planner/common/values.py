@@ -256,7 +256,7 @@ def _bound_first(cls: type, fields: tuple[Field[Any], ...], compiled: Callable[.
     place). A call this does not bind as plainly (too many arguments, a missing or unknown name, one given twice)
     goes to the compiled one at once, for the standard decorator's own TypeError."""
     parameters: list[tuple[str, Any]] = []  # (name, default): MISSING for none, the factory marker for a factory
-    steps: list[tuple[str, int, Any]] = []  # (field, how, what): 0 argument, 1 argument or factory, 2 factory, 3 default
+    steps: list[tuple[str, int, Any]] = []  # (field, how, what): 0 argument, 1 or its factory, 2 factory, 3 default
     for f in fields:
         if f.default_factory is not MISSING:
             if f.init:

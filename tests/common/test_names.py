@@ -126,7 +126,7 @@ def _normalize_by_pattern(text: str) -> str:
 
 
 def test_normalize_drops_what_the_pattern_dropped_for_every_character() -> None:
-    plain = normalize.__wrapped__  # type: ignore[attr-defined]  # past the cache
+    plain = normalize.__wrapped__  # past the cache
     for code in range(0x10000):  # the basic plane holds every white space and every mark dropped
         ch = chr(code)
         if 0xD800 <= code < 0xE000:

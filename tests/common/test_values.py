@@ -210,7 +210,7 @@ def test_the_first_calls_bind_their_arguments_as_the_compiled_init_and_the_stand
         compiled(*good)
     assert "args" not in compiled.__dict__["__init__"].__code__.co_varnames  # the generated source's, compiled
     for args, kwargs in CALLS:
-        outcomes = []
+        outcomes: list[tuple[Any, ...]] = []
         for cls in (standard, bound, compiled):
             try:
                 made = cls(*args, **kwargs)
