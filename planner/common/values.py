@@ -19,6 +19,7 @@ from __future__ import annotations
 import abc
 import dataclasses
 import inspect
+import operator
 import sys
 import types
 import typing
@@ -78,6 +79,10 @@ def _build(cls: type[T], *, init: bool) -> type[T]:
         if name == "__init__":  # what inspect.signature and help() show, as for the standard decorator's __init__
             method.__signature__ = _signature(fields)  # type: ignore[attr-defined]
             method = _bound_first(made, fields, method)
+        elif name == "__eq__":
+            method = _equal_first(made, [f.name for f in fields if f.compare], method)
+        else:
+            method = _hash_first(made, [f.name for f in fields if (f.compare if f.hash is None else f.hash)], method)
         setattr(made, name, method)
     if not keeps_repr:
         made.__repr__ = _repr([f.name for f in fields if f.repr])
@@ -244,10 +249,10 @@ def _compiled_on_first_call(cls: type, name: str, source: str, namespace: dict[s
     return first_call
 
 
-BOUND_CALLS = 8
-"""Calls of a class's ``__init__`` that bind their arguments in :func:`_bound_first` before it is compiled: most
-value classes a command loads are built only a few times (compiling one ``__init__`` costs as much as binding the
-arguments of some fifty calls by hand)."""
+BOUND_CALLS = 64
+"""Calls of a class's ``__init__``, ``__eq__`` or ``__hash__`` made by hand (:func:`_bound_first`,
+:func:`_equal_first`, :func:`_hash_first`) before it is compiled: most value classes a command loads meet their
+methods only a few times, and compiling one (about 0.4 M instructions) costs as much as a hundred such calls."""
 
 
 def _bound_first(cls: type, fields: tuple[Field[Any], ...], compiled: Callable[..., Any]) -> Callable[..., Any]:
@@ -310,6 +315,52 @@ def _bound_first(cls: type, fields: tuple[Field[Any], ...], compiled: Callable[.
 
 
 _HAS_DEFAULT_FACTORY = dataclasses._HAS_DEFAULT_FACTORY  # type: ignore[attr-defined]
+
+
+def _values(names: list[str]) -> Callable[[Any], tuple[Any, ...]]:
+    """The tuple ``(obj.a, obj.b, ...)`` of an object's fields ``names``, as the generated methods build it."""
+    if len(names) > 1:
+        return operator.attrgetter(*names)
+    if names:
+        one = operator.attrgetter(names[0])
+        return lambda obj: (one(obj),)
+    return lambda obj: ()
+
+
+def _equal_first(cls: type, names: list[str], compiled: Callable[..., Any]) -> Callable[..., Any]:
+    """``__eq__`` for the first :data:`BOUND_CALLS` calls: the compared fields' tuples, as the generated source
+    compares them; then the compiled one."""
+    values = _values(names)
+    calls = 0
+
+    def __eq__(self: Any, other: Any) -> Any:
+        nonlocal calls
+        calls += 1
+        if calls > BOUND_CALLS:
+            return compiled(self, other)
+        if other.__class__ is self.__class__:
+            return values(self) == values(other)
+        return NotImplemented
+
+    __eq__.__qualname__ = f"{cls.__qualname__}.__eq__"
+    return __eq__
+
+
+def _hash_first(cls: type, names: list[str], compiled: Callable[..., Any]) -> Callable[..., Any]:
+    """``__hash__`` for the first :data:`BOUND_CALLS` calls: the hash of the hashed fields' tuple, as the generated
+    source's; then the compiled one."""
+    values = _values(names)
+    calls = 0
+
+    def __hash__(self: Any) -> int:
+        nonlocal calls
+        calls += 1
+        if calls > BOUND_CALLS:
+            return compiled(self)  # type: ignore[no-any-return]
+        return hash(values(self))
+
+    __hash__.__qualname__ = f"{cls.__qualname__}.__hash__"
+    return __hash__
 
 
 def _signature(fields: tuple[Field[Any], ...]) -> inspect.Signature:

@@ -187,7 +187,7 @@ def test_methods_are_compiled_on_first_call_and_show_the_standard_signature_befo
         """A plain subclass whose instance calls the stand-ins first: each method lands on the class that owns it."""
 
     for _ in range(BOUND_CALLS):
-        fresh("a", 1)
+        assert fresh("a", 1) == fresh("a", 1)
     assert Plain("a", 1).count == 1 and Plain("a", 1) != fresh("a", 1)  # another class, as with the standard one
     assert "__init__" not in Plain.__dict__ and fresh.__dict__["__init__"] is not stand_ins["__init__"]
     assert fresh.__dict__["__eq__"] is not stand_ins["__eq__"]
@@ -219,3 +219,19 @@ def test_the_first_calls_bind_their_arguments_as_the_compiled_init_and_the_stand
             else:
                 outcomes.append(("made", dataclasses.astuple(made), getattr(made, "double", None)))
         assert outcomes[0] == outcomes[1] == outcomes[2], (feature, args, kwargs)
+
+
+@pytest.mark.parametrize("feature", FEATURES)
+def test_equality_and_hash_by_hand_are_the_compiled_ones(feature: str) -> None:
+    body, annotations, args = FEATURES[feature]
+    by_hand, compiled = _pair(body, annotations)[1], _pair(body, annotations)[1]
+    for _ in range(BOUND_CALLS + 1):
+        assert compiled(*args) == compiled(*args) and hash(compiled(*args)) == hash(compiled(*args))
+    assert compiled.__dict__["__eq__"].__code__.co_freevars == ()  # compiled by now: no closure over a count
+    nan = float("nan")  # a tuple compares an object with itself as equal, the object alone may not
+    for cls in (by_hand, compiled):
+        one = cls(*args)
+        assert (one == cls(*args), one != cls(*args), one == object(), hash(one)) == (True, False, False, hash(
+            tuple(getattr(one, f.name) for f in dataclasses.fields(cls) if f.compare and f.hash is not False)))
+        if args:
+            assert cls(nan, *args[1:]) == cls(nan, *args[1:])
