@@ -77,7 +77,7 @@ def _build(cls: type[T], *, init: bool) -> type[T]:
     for name, (source, namespace) in sources.items():
         method = _compiled_on_first_call(made, name, source, namespace)
         if name == "__init__":  # what inspect.signature and help() show, as for the standard decorator's __init__
-            method.__signature__ = _signature(fields)  # type: ignore[attr-defined]
+            method.__wrapped__ = _Signed(fields)  # type: ignore[attr-defined]
             method = _bound_first(made, fields, method)
         elif name == "__eq__":
             method = _equal_first(made, [f.name for f in fields if f.compare], method)
@@ -240,7 +240,7 @@ def _compiled_on_first_call(cls: type, name: str, source: str, namespace: dict[s
         method = space[name]
         method.__qualname__ = f"{cls.__qualname__}.{name}"
         if name == "__init__":
-            method.__signature__ = first_call.__signature__  # type: ignore[attr-defined]
+            method.__wrapped__ = first_call.__wrapped__  # type: ignore[attr-defined]
         setattr(cls, name, method)
         return method(self, *args, **kwargs)
 
@@ -310,7 +310,7 @@ def _bound_first(cls: type, fields: tuple[Field[Any], ...], compiled: Callable[.
             self.__post_init__()
 
     __init__.__qualname__ = f"{cls.__qualname__}.__init__"
-    __init__.__signature__ = compiled.__signature__  # type: ignore[attr-defined]
+    __init__.__wrapped__ = compiled.__wrapped__  # type: ignore[attr-defined]
     return __init__
 
 
@@ -361,6 +361,24 @@ def _hash_first(cls: type, names: list[str], compiled: Callable[..., Any]) -> Ca
 
     __hash__.__qualname__ = f"{cls.__qualname__}.__hash__"
     return __hash__
+
+
+class _Signed:
+    """What an ``__init__`` made here names as ``__wrapped__``, for :func:`inspect.signature` to read its
+    ``__signature__`` from: built when first asked for (a command asks for none of them, and building them all was
+    a tenth of what building the classes cost)."""
+
+    __slots__ = ("_fields", "_signature")
+
+    def __init__(self, fields: tuple[Field[Any], ...]) -> None:
+        self._fields = fields
+        self._signature: inspect.Signature | None = None
+
+    @property
+    def __signature__(self) -> inspect.Signature:
+        if self._signature is None:
+            self._signature = _signature(self._fields)
+        return self._signature
 
 
 def _signature(fields: tuple[Field[Any], ...]) -> inspect.Signature:

@@ -235,3 +235,17 @@ def test_equality_and_hash_by_hand_are_the_compiled_ones(feature: str) -> None:
             tuple(getattr(one, f.name) for f in dataclasses.fields(cls) if f.compare and f.hash is not False)))
         if args:
             assert cls(nan, *args[1:]) == cls(nan, *args[1:])
+
+
+def test_the_init_signature_is_built_only_when_asked_for_and_stays_after_compiling() -> None:
+    body, annotations, args = FEATURES["default"]
+    standard, ours = _pair(body, annotations)
+    signed = ours.__dict__["__init__"].__wrapped__
+    assert signed._signature is None  # nothing built with the class
+    assert str(inspect.signature(ours)) == str(inspect.signature(standard)) == "(name: 'str', count: 'int' = 3) -> None"
+    assert signed._signature is not None
+    for _ in range(BOUND_CALLS + 1):
+        ours(*args)
+    assert ours.__dict__["__init__"].__wrapped__ is signed
+    assert str(inspect.signature(ours)) == str(inspect.signature(standard))
+    assert str(inspect.signature(ours.__init__)) == str(inspect.signature(standard.__init__))
