@@ -239,7 +239,8 @@ def test_equality_and_hash_by_hand_are_the_compiled_ones(feature: str) -> None:
 
 def test_the_init_signature_is_built_only_when_asked_for_and_stays_after_compiling() -> None:
     body, annotations, args = FEATURES["default"]
-    standard, ours = _pair(body, annotations)
+    standard, ours = _pair({**body, "__doc__": "A documented class (an undocumented one shows its signature)."},
+                           annotations)
     signed = ours.__dict__["__init__"].__wrapped__
     assert signed._signature is None  # nothing built with the class
     assert str(inspect.signature(ours)) == str(inspect.signature(standard)) == "(name: 'str', count: 'int' = 3) -> None"
