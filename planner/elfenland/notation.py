@@ -88,11 +88,21 @@ def parse_transport(text: str, *, where: str = "") -> Transport:
 
 # -- cards -----------------------------------------------------------------------------------------------------
 _CARD_LETTERS = frozenset("PECUTDR")
+_ASCII_LETTERS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
 _DIGITS = r"[0-9]{1,6}"  # ASCII digits only ('²'.isdigit() is true); six digits are plenty to say "too many"
-_REPEAT = re.compile(rf"^[x*]({_DIGITS})$", re.IGNORECASE)  # "x2" after a card
-_LETTER_COUNT = re.compile(rf"^([PECUTDR])[x*]?({_DIGITS})$", re.IGNORECASE)  # "D2", "Dx2"
-_COUNTED = re.compile(rf"^(?:({_DIGITS})\s*[x*]?\s*(.+?)|(.+?)\s*[x*]\s*({_DIGITS}))$", re.IGNORECASE)
-_NUMBER = re.compile(rf"^{_DIGITS}$")
+_ASCII_DIGITS = "0123456789"
+_SEPARATORS = str.maketrans(",;+", "   ")
+"""What else parts a hand's tokens besides white space."""
+
+
+@functools.cache
+def _counts() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
+    """The patterns of a token with a count: "x2" after a card, "D2" or "Dx2", "2 dragons" or "dragon x2", a bare
+    number. Compiled on first need: each needs a digit at an end of the token, and most hands have none."""
+    return (re.compile(rf"^[x*]({_DIGITS})$", re.IGNORECASE),
+            re.compile(rf"^([PECUTDR])[x*]?({_DIGITS})$", re.IGNORECASE),
+            re.compile(rf"^(?:({_DIGITS})\s*[x*]?\s*(.+?)|(.+?)\s*[x*]\s*({_DIGITS}))$", re.IGNORECASE),
+            re.compile(rf"^{_DIGITS}$"))
 
 
 @functools.cache
@@ -142,23 +152,26 @@ def parse_cards_partial(text: str, *, where: str = "hand") -> tuple[dict[Transpo
     problems: list[NotationError] = []
     last: Transport | None = None
     pending: tuple[int, str] | None = None  # a bare number ("2 dragons") counts the next card
-    for tok in _glue_two_word_names([tok for tok in re.split(r"[\s,;+]+", text) if tok]):
+    for tok in _glue_two_word_names(text.translate(_SEPARATORS).split()):
+        # Every count pattern ends in a digit but the "2 dragons" one, which may begin with one instead (tokens
+        # hold no line break for "$" to stop before): a token with a digit at neither end is matched by none.
+        patterns = _counts() if tok[-1] in _ASCII_DIGITS or tok[0] in _ASCII_DIGITS else None
         try:
-            if _NUMBER.match(tok):
+            if patterns and patterns[3].match(tok):
                 if pending is not None:
                     raise NotationError(say("count {count!r} in {where} counts no card", count=pending[1],
                                             where=where), kind="bad-count", value=pending[1])
                 pending = (_count(tok, tok, where), tok)
                 continue
             number, pending = (pending[0] if pending else 1), None
-            repeat = _REPEAT.match(tok)
+            repeat = patterns[0].match(tok) if patterns else None
             if repeat:
                 if last is None:
                     raise NotationError(say("count {token} in {where} follows no card", token=_shown(tok),
                                             where=where), kind="bad-count", value=tok)
                 counts[last] += _count(repeat.group(1), tok, where) - 1
                 continue
-            letter_count = _LETTER_COUNT.match(tok)
+            letter_count = patterns[1].match(tok) if patterns else None
             if letter_count:
                 last = Transport(letter_count.group(1).upper())
                 counts[last] += number * _count(letter_count.group(2), tok, where)
@@ -169,11 +182,11 @@ def parse_cards_partial(text: str, *, where: str = "hand") -> tuple[dict[Transpo
                     counts[last] += number
                 continue
             name = tok
-            counted = _COUNTED.match(tok)
+            counted = patterns[2].match(tok) if patterns else None
             if counted and (counted.group(1) or counted.group(4)):
                 number *= _count(counted.group(1) or counted.group(4), tok, where)
                 name = counted.group(2) or counted.group(3)
-            name = re.sub(r"(?<=[a-zA-Z])[sS]$", "", name) if len(name) > 2 else name  # "dragons", "RAFTS"
+            name = _singular(name)
             try:
                 last = parse_transport(name, where=where)
             except NotationError:
@@ -198,12 +211,25 @@ def _glue_two_word_names(tokens: list[str]) -> list[str]:
     """"magic cloud", "giant pig", "troll wagon", "kouzelný mrak" are two words (also "magic clouds", "x2")."""
     merged: list[str] = []
     for tok in tokens:
-        joined = re.sub(r"[x*][0-9]+$", "", normalize(merged[-1] + tok)) if merged and " " not in merged[-1] else ""
+        joined = _without_repeat(normalize(merged[-1] + tok)) if merged and " " not in merged[-1] else ""
         if joined in _two_word_names() or joined.removesuffix("s") in _two_word_names():
             merged[-1] += " " + tok
         else:
             merged.append(tok)
     return merged
+
+
+def _singular(name: str) -> str:
+    """``dragons`` -> ``dragon``, ``RAFTS`` -> ``RAFT`` (an s after a Latin letter, in a name of three letters or
+    more: ``re.sub(r"(?<=[a-zA-Z])[sS]$", "", name)`` of a name that holds no line break)."""
+    return name[:-1] if len(name) > 2 and name[-1] in "sS" and name[-2] in _ASCII_LETTERS else name
+
+
+def _without_repeat(text: str) -> str:
+    """``text`` without a count such as ``x2`` or ``*3`` at its end (what ``re.sub(r"[x*][0-9]+$", "", text)`` leaves
+    of a normalised token, which holds no line break)."""
+    body = text.rstrip(_ASCII_DIGITS)
+    return body[:-1] if len(body) < len(text) and body[-1:] in ("x", "*") else text
 
 
 def format_cards(counts: dict[Transport, int]) -> str:
@@ -213,6 +239,9 @@ def format_cards(counts: dict[Transport, int]) -> str:
 
 
 # -- connections and counters -------------------------------------------------------------------------------------
+_ROAD_SEPARATORS = str.maketrans("-/", "  ")
+"""What parts a connection's two towns besides white space (``lap-riv``, ``LAP / RIV``)."""
+
 def parse_connection(text: str, board: Board | None = None, *, where: str = "", water: bool = False) -> Connection:
     """The connection named ``lap-riv``, ``Lapphalya-Rivinia``, ``LAP-RIV:f`` or ``VIR-JXA:r``.
 
@@ -224,7 +253,7 @@ def parse_connection(text: str, board: Board | None = None, *, where: str = "", 
     board = board or load_board()
     where_text = where_part(where)
     body, _, letter = text.strip().partition(":")
-    ends = [part for part in re.split(r"\s*[-/]\s*|\s+", body.strip()) if part]
+    ends = body.translate(_ROAD_SEPARATORS).split()
     if len(ends) != 2:
         raise NotationError(say("connection {text!r}{where} must name two towns, like 'lap-riv' or 'LAP-RIV:f'",
                                 text=text, where=where_text), kind="bad-road", value=text)
@@ -306,7 +335,12 @@ class StepToken:
     cards: dict[Transport, int]
 
 
-_STEP = re.compile(r"^(?P<to>[^/:]+?)(?::(?P<terrain>[a-zA-Z]))?\s*/\s*(?P<cards>.+)$")
+
+
+@functools.cache
+def _step() -> re.Pattern[str]:
+    """One step of route text (compiled on first need: routes are typed to ``check``, not to ``route``)."""
+    return re.compile(r"^(?P<to>[^/:]+?)(?::(?P<terrain>[a-zA-Z]))?\s*/\s*(?P<cards>.+)$")
 
 
 def parse_route_tokens(text: str) -> list[StepToken]:
@@ -322,7 +356,7 @@ def parse_route_tokens(text: str) -> list[StepToken]:
         return []
     found = []
     for number, token in enumerate(tokens, 1):
-        match = _STEP.match(token)
+        match = _step().match(token)
         if not match:
             raise NotationError(say("route step {number} {token!r} must look like 'TOWN/CARDS', e.g. 'thr/E' or "
                                     "'jxa:r/R'", number=number, token=token), kind="bad-step", value=token)

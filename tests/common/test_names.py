@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from planner.common.names import Names, did_you_mean, key_values, normalize
 from planner.errors import AmbiguousNameError, NotationError
@@ -109,3 +111,29 @@ def test_key_values_names_an_item_without_equals() -> None:
     with pytest.raises(NotationError, match="item 'scaled' must look like caravan=scaled") as error:
         key_values("rounds=3,scaled", example="caravan=scaled", kind="bad-rule")
     assert error.value.kind == "bad-rule" and error.value.value == "scaled"
+
+
+def _normalize_by_pattern(text: str) -> str:
+    """``normalize`` as it was written with a regular expression: the oracle for the string methods now used."""
+    import re
+    import unicodedata
+
+    ignored = re.compile(r"[\s'’‘`´_\-.]")
+    if text.isascii():
+        return ignored.sub("", text).casefold()
+    decomposed = unicodedata.normalize("NFKD", text)
+    return ignored.sub("", "".join(ch for ch in decomposed if not unicodedata.combining(ch))).casefold()
+
+
+def test_normalize_drops_what_the_pattern_dropped_for_every_character() -> None:
+    plain = normalize.__wrapped__  # past the cache
+    for code in range(0x10000):  # the basic plane holds every white space and every mark dropped
+        ch = chr(code)
+        if 0xD800 <= code < 0xE000:
+            continue
+        assert plain(f"a{ch}b") == _normalize_by_pattern(f"a{ch}b"), hex(code)
+
+
+@given(st.text(alphabet=st.sampled_from("aAéÉ \t\n\u00a0\u2003'’‘`´_-.xÿĳ\u0301Ü"), max_size=12))
+def test_normalize_is_the_pattern_on_mixed_text(text: str) -> None:
+    assert normalize(text) == _normalize_by_pattern(text)

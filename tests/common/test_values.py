@@ -11,7 +11,7 @@ from typing import Any, ClassVar
 
 import pytest
 
-from planner.common.values import frozen
+from planner.common.values import BOUND_CALLS, frozen
 
 STANDARD = dataclass(frozen=True, slots=True)
 
@@ -173,6 +173,9 @@ def test_methods_are_compiled_on_first_call_and_show_the_standard_signature_befo
     assert str(inspect.signature(ours)) == str(inspect.signature(standard)) == "(name: 'str', items: 'list[int]' = "\
         "<factory>) -> None"
     first = ours(*args)
+    assert ours.__dict__["__init__"] is stand_in  # the first calls bind their arguments by hand
+    for _ in range(BOUND_CALLS):
+        assert ours(*args) == first
     assert ours.__dict__["__init__"] is not stand_in  # compiled in its place
     assert str(inspect.signature(ours)) == str(inspect.signature(standard))
     assert ours(*args) == first and hash(ours(*args)) == hash(first)
@@ -183,7 +186,67 @@ def test_methods_are_compiled_on_first_call_and_show_the_standard_signature_befo
     class Plain(fresh):  # type: ignore[misc,valid-type]
         """A plain subclass whose instance calls the stand-ins first: each method lands on the class that owns it."""
 
+    for _ in range(BOUND_CALLS):
+        assert fresh("a", 1) == fresh("a", 1)
     assert Plain("a", 1).count == 1 and Plain("a", 1) != fresh("a", 1)  # another class, as with the standard one
     assert "__init__" not in Plain.__dict__ and fresh.__dict__["__init__"] is not stand_ins["__init__"]
     assert fresh.__dict__["__eq__"] is not stand_ins["__eq__"]
     assert fresh("a", 1) == fresh("a", 1) != fresh("a", 2)
+
+
+CALLS: list[tuple[tuple[Any, ...], dict[str, Any]]] = [
+    ((), {}), (("a",), {}), (("a", 1), {}), (("a", 1, 2), {}), (("a", 1, 2, 3), {}), ((), {"name": "a"}),
+    (("a",), {"name": "b"}), ((), {"name": "a", "count": 2}), (("a",), {"count": 2}), ((), {"nobody": 1}),
+    (("a",), {"items": [1]}), ((), {"name": "a", "note": "x"}), (("a",), {"extra": 9}), (("a", -1), {}),
+]
+
+
+@pytest.mark.parametrize("feature", FEATURES)
+def test_the_first_calls_bind_their_arguments_as_the_compiled_init_and_the_standard_one_do(feature: str) -> None:
+    body, annotations, good = FEATURES[feature]
+    standard, bound = _pair(body, annotations)
+    compiled = _pair(body, annotations)[1]
+    for _ in range(BOUND_CALLS + 1):
+        compiled(*good)
+    assert "args" not in compiled.__dict__["__init__"].__code__.co_varnames  # the generated source's, compiled
+    for args, kwargs in CALLS:
+        outcomes: list[tuple[Any, ...]] = []
+        for cls in (standard, bound, compiled):
+            try:
+                made = cls(*args, **kwargs)
+            except (TypeError, ValueError) as error:
+                outcomes.append(("error", type(error), str(error).replace("Standard", "Ours")))
+            else:
+                outcomes.append(("made", dataclasses.astuple(made), getattr(made, "double", None)))
+        assert outcomes[0] == outcomes[1] == outcomes[2], (feature, args, kwargs)
+
+
+@pytest.mark.parametrize("feature", FEATURES)
+def test_equality_and_hash_by_hand_are_the_compiled_ones(feature: str) -> None:
+    body, annotations, args = FEATURES[feature]
+    by_hand, compiled = _pair(body, annotations)[1], _pair(body, annotations)[1]
+    for _ in range(BOUND_CALLS + 1):
+        assert compiled(*args) == compiled(*args) and hash(compiled(*args)) == hash(compiled(*args))
+    assert compiled.__dict__["__eq__"].__code__.co_freevars == ()  # compiled by now: no closure over a count
+    nan = float("nan")  # a tuple compares an object with itself as equal, the object alone may not
+    for cls in (by_hand, compiled):
+        one = cls(*args)
+        assert (one == cls(*args), one != cls(*args), one == object(), hash(one)) == (True, False, False, hash(
+            tuple(getattr(one, f.name) for f in dataclasses.fields(cls) if f.compare and f.hash is not False)))
+        if args:
+            assert cls(nan, *args[1:]) == cls(nan, *args[1:])
+
+
+def test_the_init_signature_is_built_only_when_asked_for_and_stays_after_compiling() -> None:
+    body, annotations, args = FEATURES["default"]
+    standard, ours = _pair({**body, "__doc__": "A documented class (an undocumented one shows its signature)."},
+                           annotations)
+    signed = ours.__dict__["__init__"].__wrapped__
+    assert signed._signature is None  # nothing built with the class
+    assert str(inspect.signature(ours)) == str(inspect.signature(standard)) == "(name: 'str', count: 'int' = 3) -> None"
+    assert signed._signature is not None
+    for _ in range(BOUND_CALLS + 1):
+        ours(*args)
+    assert ours.__dict__["__init__"].__wrapped__ is signed
+    assert str(inspect.signature(ours)) == str(inspect.signature(standard))
+    assert str(inspect.signature(ours.__init__)) == str(inspect.signature(standard.__init__))

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 import strategies
 from hypothesis import given
@@ -401,3 +403,44 @@ def test_bad_counters(text: str, message: str) -> None:
 def test_connection_terrain_letter_is_its_terrain(cid: str) -> None:
     c = parse_connection(cid)
     assert Terrain(cid[-1]) is c.terrain
+
+
+# -- the string methods that replaced regular expressions on the path of `route`: the old patterns as oracles --
+TOKEN_TEXT = st.text(alphabet=st.sampled_from("dD2x*X9s S,;+-/\t\n\u00a0\u3000éa"), max_size=14)
+
+
+@given(TOKEN_TEXT)
+def test_hand_tokens_part_where_the_pattern_parted_them(text: str) -> None:
+    from planner.elfenland.notation import _SEPARATORS
+
+    assert text.translate(_SEPARATORS).split() == [tok for tok in re.split(r"[\s,;+]+", text) if tok]
+
+
+@given(TOKEN_TEXT)
+def test_road_ends_part_where_the_pattern_parted_them(text: str) -> None:
+    from planner.elfenland.notation import _ROAD_SEPARATORS
+
+    assert text.translate(_ROAD_SEPARATORS).split() == [p for p in re.split(r"\s*[-/]\s*|\s+", text) if p]
+
+
+@given(st.text(alphabet=st.sampled_from("x*X09a é"), max_size=10))
+def test_a_repeat_count_is_cut_as_the_pattern_cut_it(text: str) -> None:
+    from planner.elfenland.notation import _without_repeat
+
+    assert _without_repeat(text) == re.sub(r"[x*][0-9]+$", "", text)
+
+
+@given(st.text(alphabet=st.sampled_from("dD2x*X90 sSé-"), min_size=1, max_size=10).filter(
+    lambda tok: tok.strip() == tok and tok))
+def test_a_token_with_no_digit_at_either_end_matches_no_count_pattern(tok: str) -> None:
+    from planner.elfenland.notation import _ASCII_DIGITS, _counts
+
+    if tok[0] not in _ASCII_DIGITS and tok[-1] not in _ASCII_DIGITS:
+        assert not any(pattern.match(tok) for pattern in _counts())
+
+
+@given(st.text(alphabet=st.sampled_from("sSaZé2 -"), max_size=6))
+def test_a_plural_s_is_dropped_as_the_pattern_dropped_it(name: str) -> None:
+    from planner.elfenland.notation import _singular
+
+    assert _singular(name) == (re.sub(r"(?<=[a-zA-Z])[sS]$", "", name) if len(name) > 2 else name)
