@@ -331,6 +331,18 @@ class RouteModel:
         weight = len(self.position.supply) + 1 if self.v.place else 1
         m.minimize(weight * self.v.cards_spent() + placed)
 
+    def require(self, bound: Any) -> int:
+        """Add the linear constraint ``bound`` for the next solves only (until :meth:`release`): its index.
+
+        A hard constraint, not an objective's bound nor an assumption, so that presolve sees it: "more points than
+        the start" with 14 towns to collect and a start of 13 fixes every town as collected before the search.
+        """
+        return int(self.model.add(bound).index)
+
+    def release(self, index: int) -> None:
+        """Drop the constraint :meth:`require` added (an empty constraint, which CP-SAT ignores, takes its place)."""
+        self.model.proto.constraints[index].clear_linear()
+
     def assignment(self, plan: Plan | None) -> dict[int, int]:
         """Every variable's value for a legal route or joint plan (the empty route for None): a complete hint."""
         v, net = self.v, self.net
