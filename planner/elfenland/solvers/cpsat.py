@@ -46,6 +46,9 @@ def _usable_route(position: Position, plan: Plan | None, *, joint: bool) -> Plan
         return None
 
 
+_EXPERIMENT: dict[str, Any] = {}
+
+
 class _Search:
     """Solves one :class:`RouteModel` within a budget; :meth:`solve` may be called again after ``exclude``."""
 
@@ -85,16 +88,14 @@ class _Search:
 
     # -- solve ---------------------------------------------------------------------------------------------------
     def _run(self, *, time_limit: float | None, hint: dict[int, int] | None,
-             on_bound: Callable[[int], None] | None = None, floored: bool = False) -> tuple[Any, int, dict[str, Any]]:
+             on_bound: Callable[[int], None] | None = None) -> tuple[Any, int, dict[str, Any]]:
         """One phase's solve; with cuts, solved again with a cut for each group of taken arcs that collects towns
         the start cannot reach, until none is left (with ``"cuts-wide"``, the first time also with a cut for every
         connected set of three towns and every ring of four).
 
         The cuts' relaxation only loses solutions that are not one walk, so its bounds hold for the walks too. A
         stopped or timed-out solve whose towns are not all reachable comes back FEASIBLE: its steps from the start
-        are still a legal route, just not the one it scored. With ``floored`` (the model requires beating a known
-        route, :meth:`RouteModel.require`), a round that finds nothing left comes back INFEASIBLE: the relaxation
-        holds every walk, so no walk beats that route.
+        are still a legal route, just not the one it scored.
         """
         deadline = None if time_limit is None else time.perf_counter() + time_limit
         lowest: list[int] = []
@@ -129,17 +130,12 @@ class _Search:
                 status = self.cp.FEASIBLE
                 break
             again, status, more = self._run_once(time_limit=remaining, hint=hint, on_bound=report)
-            if floored and status == self.cp.INFEASIBLE:
-                stats.update(status=more["status"], wall_time=stats["wall_time"] + more["wall_time"],
-                             branches=stats["branches"] + more["branches"],
-                             conflicts=stats["conflicts"] + more["conflicts"])
-                break
             if status not in (self.cp.OPTIMAL, self.cp.FEASIBLE):
                 status = self.cp.FEASIBLE  # no new solution: keep the last one, unproven
                 break
             solver = again
             stats.update(status=more["status"], objective=more["objective"], bound=more["bound"],
-                         wall_time=stats["wall_time"] + more["wall_time"],
+                         wall_time=stats["wall_time"] + more["wall_time"], dtime=stats["dtime"] + more["dtime"],
                          branches=stats["branches"] + more["branches"],
                          conflicts=stats["conflicts"] + more["conflicts"])
         return solver, status, stats
@@ -160,6 +156,8 @@ class _Search:
         solver.parameters.num_workers = self.workers
         solver.parameters.random_seed = self.seed
         solver.parameters.linearization_level = 2  # see docs/solver-measurements.md
+        for _name, _value in _EXPERIMENT.items():
+            setattr(solver.parameters, _name, _value)
         # CP-SAT's own Ctrl-C handler answers unproven, says it timed out, or aborts the process (measured); the
         # caller's stop event is the way to end a solve early.
         solver.parameters.catch_sigint_signal = False
@@ -176,6 +174,7 @@ class _Search:
             "wall_time": solver.wall_time,
             "branches": solver.num_branches,
             "conflicts": solver.num_conflicts,
+            "dtime": solver.response_proto.deterministic_time,
         }
         if status == cp.MODEL_INVALID:
             raise SolverError(f"cp-sat model is invalid for {self.rm.position}: {m.validate()}")
@@ -222,62 +221,24 @@ class _Search:
             if on_bound is not None:
                 on_bound(bound)
 
-        # With a start, the points phase asks for more points than it has, as a hard constraint that presolve
-        # sees (RouteModel.require): when nothing scores more, the start's score is the most and the proof comes
-        # from presolve and propagation instead of branching against the LP's trivial bound.
-        floor = None if start is None else start.score
-        target = bounded if first else on_bound
-
-        def floored(bound: int) -> None:  # a bound on the routes beating the start: the start itself scores floor
-            if target is not None:
-                target(bound if floor is None else max(bound, floor))
-
-        start_hint = self.rm.assignment(start)
-        above = None if floor is None else self.rm.require(self.rm.score >= floor + 1)
-        try:
-            best, status, points_stats = self._run(time_limit=points_time, hint=start_hint,
-                                                   on_bound=floored if target is not None else None,
-                                                   floored=above is not None)
-        finally:
-            if above is not None:
-                self.rm.release(above)
+        best, status, points_stats = self._run(time_limit=points_time, hint=self.rm.assignment(start),
+                                               on_bound=bounded if first else on_bound)
         points_stats["phase"] = "points"
         runs = [points_stats]
         if status == cp.INFEASIBLE:
-            if start is None:
-                return None, runs
-            # Nothing scores more than the start: its score is the most points (proven as an optimum would be).
-            assert floor is not None
-            points_stats["floor"] = floor
-            points_stats["bound"] = floor
-            if target is not None:
-                target(floor)
-            status = cp.OPTIMAL
-            best = None
-        elif status not in (cp.OPTIMAL, cp.FEASIBLE):
+            return None, runs
+        if status not in (cp.OPTIMAL, cp.FEASIBLE):
             raise _NoSolution
         if first and "bound" in points_stats:
-            found = points_stats["bound"] if floor is None else max(points_stats["bound"], floor)
+            found = points_stats["bound"]
             self.bound = found if self.bound is None else min(self.bound, found)
         proven = proven_before and status == cp.OPTIMAL
-
-        def points_plan() -> Plan:
-            """The points phase's route: legal, just perhaps not frugal (or, unproven, not the best)."""
-            if best is None:
-                assert start is not None
-                return Plan.of(self.rm.position, start.steps, placements=start.placements, solver=SOLVER_NAME)
-            return self.rm.extract_plan(best, proven=False)
-
         if self.budget.stopped or (self.connectivity != "flow" and status != cp.OPTIMAL):
             # Stopped in the points phase (or, with cuts, perhaps not one walk): its steps from the start are a
             # legal route, just perhaps not frugal or not the best.
-            return points_plan(), runs
-        if best is None:
-            assert floor is not None
-            points, hint = floor, start_hint
-        else:
-            points = round(best.objective_value)
-            hint = {var.index: best.value(var) for var in self.rm.v.all()}
+            return self.rm.extract_plan(best, proven=False), runs
+        points = round(best.objective_value)
+        hint = {var.index: best.value(var) for var in self.rm.v.all()}
         self.rm.set_objective(points=points)
         second, status, cards_stats = self._run(time_limit=self.budget.remaining(), hint=hint)
         cards_stats["phase"] = "cards"
@@ -286,8 +247,7 @@ class _Search:
         if status == cp.OPTIMAL or (status == cp.FEASIBLE and self.connectivity == "flow"):
             return self.rm.extract_plan(second, proven=proven and status == cp.OPTIMAL), runs
         # Out of time in the cards phase: the points phase's route is legal, just perhaps not frugal.
-        return points_plan(), runs
-
+        return self.rm.extract_plan(best, proven=False), runs
 
 class _NoSolution(Exception):
     """CP-SAT found no route at all before its budget ran out or it was stopped."""
