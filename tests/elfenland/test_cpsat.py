@@ -333,6 +333,49 @@ def test_import_does_not_load_ortools() -> None:
     assert subprocess.run([sys.executable, "-c", code], check=False).returncode == 0
 
 
+def run_python(code: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-c", code], check=False, capture_output=True, text=True)
+
+
+def test_ortools_loads_without_pandas_and_pandas_stays_real() -> None:
+    """cp_model needs pandas only for its *_series methods: load_ortools keeps pandas out (60 % of the import),
+    and a later ``import pandas`` still loads the real one."""
+    pytest.importorskip("pandas")
+    code = """if True:
+        import sys
+        from planner.elfenland.solvers.cpsat_model import load_ortools
+        cp_model = load_ortools()
+        assert "pandas" not in sys.modules, "pandas was loaded"
+        model = cp_model.CpModel()
+        x = model.new_int_var(0, 3, "x")
+        model.add(x <= 2)
+        model.maximize(x)
+        solver = cp_model.CpSolver()
+        assert solver.solve(model) == cp_model.OPTIMAL and solver.value(x) == 2
+        import pandas
+        assert pandas.Series([1, 2]).sum() == 3
+        print("ok")
+    """
+    done = run_python(code)
+    assert done.returncode == 0 and done.stdout.strip() == "ok", done.stderr
+
+
+def test_ortools_loads_the_ordinary_way_when_the_stand_in_falls_short() -> None:
+    """Should a later ortools use pandas as it loads, the stand-in's failure only means the ordinary import."""
+    pytest.importorskip("pandas")
+    code = """if True:
+        import sys, types
+        from planner.elfenland.solvers import cpsat_model
+        cpsat_model._pandas_stand_in = lambda: types.ModuleType("pandas")  # no Index, no Series: cp_model fails
+        cp_model = cpsat_model.load_ortools()
+        assert "pandas" in sys.modules and hasattr(cp_model.pd, "DataFrame"), "not the real pandas"
+        assert cp_model.CpSolver().solve(cp_model.CpModel()) == cp_model.OPTIMAL
+        print("ok")
+    """
+    done = run_python(code)
+    assert done.returncode == 0 and done.stdout.strip() == "ok", done.stderr
+
+
 # -- agreement with the brute force on random small positions ---------------------------------------------------
 def random_position(seed: int) -> Position:
     """A legal position with a small hand: random counters, obstacles, collected towns, round and rules."""

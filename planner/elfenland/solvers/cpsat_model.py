@@ -27,6 +27,8 @@ functions (the import costs about a second).
 from __future__ import annotations
 
 import logging
+import sys
+import types
 from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -52,19 +54,56 @@ strays)."""
 
 
 def load_ortools() -> Any:
-    """Import CP-SAT's ``cp_model`` (about half a second the first time) and return it.
+    """Import CP-SAT's ``cp_model`` (about a quarter of a second the first time) and return it.
 
     Call it from the thread that keeps the GIL busy: imported from a second thread while a pure-Python loop runs,
     every file access hands the GIL back and waits a whole switch interval for it, and the import takes 10-20
     times longer (measured: 0.5 s alone, 9-11 s beside the search).
+
+    ``cp_model`` imports pandas for its ``*_series`` methods only, which the planner never calls; pandas is 60 % of
+    the import's time (``python -X importtime``: 141 of 239 ms). So, unless pandas is loaded already, ``cp_model``
+    is imported beside a stand-in (:func:`_pandas_stand_in`) that stays its ``pd`` and leaves ``sys.modules`` at
+    once: a later ``import pandas`` anywhere loads the real one. Should the stand-in ever fall short (a later
+    ortools using pandas as it loads), the import is done again the ordinary way.
     """
     try:
+        if "ortools.sat.python.cp_model" not in sys.modules and "pandas" not in sys.modules:
+            try:
+                return _import_beside(_pandas_stand_in())
+            except Exception:  # noqa: BLE001 - anything: the ordinary import below says what is really wrong
+                sys.modules.pop("ortools.sat.python.cp_model", None)
         from ortools.sat.python import cp_model
     except ImportError as error:
         if isinstance(error.__cause__, KeyboardInterrupt):  # Ctrl-C while the extension initialised
             raise KeyboardInterrupt from None
         raise
     return cp_model
+
+
+def _import_beside(pandas: types.ModuleType) -> Any:
+    """Import ``cp_model`` with ``pandas`` standing in for pandas while it loads."""
+    sys.modules["pandas"] = pandas
+    try:
+        from ortools.sat.python import cp_model
+    finally:
+        if sys.modules.get("pandas") is pandas:
+            del sys.modules["pandas"]
+    return cp_model
+
+
+def _pandas_stand_in() -> types.ModuleType:
+    """A module with pandas' ``Index`` and ``Series``: what ``cp_model`` names as it loads (type hints, isinstance
+    checks of its ``*_series`` methods). Making one says those methods need the real pandas."""
+    module = types.ModuleType("pandas", "Stands in for pandas while ortools' cp_model loads (see load_ortools).")
+
+    class _Missing:
+        def __init__(self, *args: object, **kwargs: object) -> None:
+            raise ImportError("cp_model was loaded without pandas (planner.elfenland.solvers.cpsat_model."
+                              "load_ortools): its *_series methods are not available")
+
+    for name in ("Index", "Series"):
+        setattr(module, name, type(name, (_Missing,), {"__module__": "pandas"}))
+    return module
 
 
 # -- variables ---------------------------------------------------------------------------------------------------
@@ -330,18 +369,6 @@ class RouteModel:
         placed = sum(self.v.place.values())
         weight = len(self.position.supply) + 1 if self.v.place else 1
         m.minimize(weight * self.v.cards_spent() + placed)
-
-    def require(self, bound: Any) -> int:
-        """Add the linear constraint ``bound`` for the next solves only (until :meth:`release`): its index.
-
-        A hard constraint, not an objective's bound nor an assumption, so that presolve sees it: "more points than
-        the start" with 14 towns to collect and a start of 13 fixes every town as collected before the search.
-        """
-        return int(self.model.add(bound).index)
-
-    def release(self, index: int) -> None:
-        """Drop the constraint :meth:`require` added (an empty constraint, which CP-SAT ignores, takes its place)."""
-        self.model.proto.constraints[index].clear_linear()
 
     def assignment(self, plan: Plan | None) -> dict[int, int]:
         """Every variable's value for a legal route or joint plan (the empty route for None): a complete hint."""
