@@ -46,9 +46,6 @@ def _usable_route(position: Position, plan: Plan | None, *, joint: bool) -> Plan
         return None
 
 
-_EXPERIMENT: dict[str, Any] = {}
-
-
 class _Search:
     """Solves one :class:`RouteModel` within a budget; :meth:`solve` may be called again after ``exclude``."""
 
@@ -135,7 +132,8 @@ class _Search:
                 break
             solver = again
             stats.update(status=more["status"], objective=more["objective"], bound=more["bound"],
-                         wall_time=stats["wall_time"] + more["wall_time"], dtime=stats["dtime"] + more["dtime"],
+                         wall_time=stats["wall_time"] + more["wall_time"],
+                         deterministic_time=stats["deterministic_time"] + more["deterministic_time"],
                          branches=stats["branches"] + more["branches"],
                          conflicts=stats["conflicts"] + more["conflicts"])
         return solver, status, stats
@@ -156,8 +154,6 @@ class _Search:
         solver.parameters.num_workers = self.workers
         solver.parameters.random_seed = self.seed
         solver.parameters.linearization_level = 2  # see docs/solver-measurements.md
-        for _name, _value in _EXPERIMENT.items():
-            setattr(solver.parameters, _name, _value)
         # CP-SAT's own Ctrl-C handler answers unproven, says it timed out, or aborts the process (measured); the
         # caller's stop event is the way to end a solve early.
         solver.parameters.catch_sigint_signal = False
@@ -174,7 +170,7 @@ class _Search:
             "wall_time": solver.wall_time,
             "branches": solver.num_branches,
             "conflicts": solver.num_conflicts,
-            "dtime": solver.response_proto.deterministic_time,
+            "deterministic_time": solver.response_proto.deterministic_time,  # the same at any load
         }
         if status == cp.MODEL_INVALID:
             raise SolverError(f"cp-sat model is invalid for {self.rm.position}: {m.validate()}")
