@@ -5,7 +5,7 @@ What makes it fast (each measured against the plain model; the numbers and the c
 neighbouring pairs and triangles, ``linearization_level = 2`` (the one parameter beyond the style guide's four),
 one worker, payments counted per price class, connectivity by cuts added as needed, and a starting route.
 
-Only this module and the model's import ortools, and only inside functions (the import costs about a second).
+Only this module and the model's import ortools, and only inside functions (the import costs a quarter second or more).
 """
 
 from __future__ import annotations

@@ -21,7 +21,7 @@ Modelling assumptions (the agreement tests against a brute force guard each one)
   :class:`~planner.errors.UnsupportedError` for it (use the search solver), unless the rule cannot bite: no road whose
 
 :mod:`planner.elfenland.solvers.cpsat` solves the model. Only these two modules import ortools, and only inside
-functions (the import costs about a second).
+functions (the import costs a quarter to half a second; see :func:`load_ortools`).
 """
 
 from __future__ import annotations
