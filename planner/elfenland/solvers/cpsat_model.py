@@ -70,7 +70,9 @@ def load_ortools() -> Any:
         if "ortools.sat.python.cp_model" not in sys.modules and "pandas" not in sys.modules:
             try:
                 return _import_beside(_pandas_stand_in())
-            except Exception:  # noqa: BLE001 - anything: the ordinary import below says what is really wrong
+            except Exception as error:  # noqa: BLE001 - anything: the ordinary import below says what is wrong
+                if isinstance(error.__cause__, KeyboardInterrupt):  # Ctrl-C while the extension initialised
+                    raise KeyboardInterrupt from None
                 sys.modules.pop("ortools.sat.python.cp_model", None)
         from ortools.sat.python import cp_model
     except ImportError as error:
