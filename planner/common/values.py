@@ -116,7 +116,7 @@ def _fields_and_slots(cls: type[T]) -> type[T]:
             else:
                 setattr(cls, name, f.default)
     made: Any = cls
-    made.__dataclass_params__ = dataclasses._DataclassParams(False, False, False, False, False, False)  # type: ignore[attr-defined]
+    made.__dataclass_params__ = _PARAMS
     made.__dataclass_fields__ = fields
     if "__match_args__" not in cls.__dict__:
         setattr(made, "__match_args__", tuple(  # noqa: B010 - mypy refuses an assignment to __match_args__
@@ -124,6 +124,10 @@ def _fields_and_slots(cls: type[T]) -> type[T]:
     return dataclasses._add_slots(cls, False, False)  # type: ignore[attr-defined,no-any-return]
 
 
+_PARAMS = dataclasses.dataclass(init=False, repr=False, eq=False, slots=True)(
+    type("_Made", (), {})).__dataclass_params__
+"""What the standard decorator records for ``dataclass(init=False, repr=False, eq=False, slots=True)``, taken from it
+(its fields differ from one Python version to the next)."""
 _FIELD = dataclasses._FIELD  # type: ignore[attr-defined]
 _FIELD_CLASSVAR = dataclasses._FIELD_CLASSVAR  # type: ignore[attr-defined]
 _LEADING_NAME = dataclasses._MODULE_IDENTIFIER_RE  # type: ignore[attr-defined]

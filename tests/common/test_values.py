@@ -250,3 +250,17 @@ def test_the_init_signature_is_built_only_when_asked_for_and_stays_after_compili
     assert ours.__dict__["__init__"].__wrapped__ is signed
     assert str(inspect.signature(ours)) == str(inspect.signature(standard))
     assert str(inspect.signature(ours.__init__)) == str(inspect.signature(standard.__init__))
+
+
+def test_the_recorded_parameters_are_the_standard_decorators_on_this_python() -> None:
+    # the quick way records them itself; their fields differ between Python versions (3.12 added four)
+    @frozen
+    class Made:
+        a: int
+
+    @dataclass(init=False, repr=False, eq=False, slots=True)
+    class Standard:
+        a: int
+
+    recorded, standard = Made.__dataclass_params__, Standard.__dataclass_params__  # type: ignore[attr-defined]
+    assert repr(recorded) == repr(standard)
