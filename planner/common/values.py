@@ -125,7 +125,7 @@ def _fields_and_slots(cls: type[T]) -> type[T]:
 
 
 _PARAMS = dataclasses.dataclass(init=False, repr=False, eq=False, slots=True)(
-    type("_Made", (), {})).__dataclass_params__
+    type("_Made", (), {})).__dataclass_params__  # type: ignore[attr-defined]
 """What the standard decorator records for ``dataclass(init=False, repr=False, eq=False, slots=True)``, taken from it
 (its fields differ from one Python version to the next)."""
 _FIELD = dataclasses._FIELD  # type: ignore[attr-defined]
