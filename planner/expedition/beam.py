@@ -84,7 +84,7 @@ def _hope(search: Search, world: World, credit: int, cache: dict[int, tuple[int,
     (a blue one gives its arrow back) or, for an arrow that started a leg, the colour restarts from any spot it
     visited (one arrow more), within the credit less the ticket. Why: a removal's gain often comes a chain later
     (seed 77 positions 6 and 12, seed 5 position 7, 2 tickets: the world before the removal ranked below the
-    cut); with it the 1-ticket answer no longer needs the removal-first beams (:func:`_after_removals`)."""
+    cut)."""
     reach = min(credit, HOPE_REACH)
     hand, tokens, common = world.hand, world.tokens, world.common
     four = hand & tokens

@@ -39,15 +39,15 @@ ANSWER_SAFETY = 10 * ANSWER_SECONDS
 """The default answer's clock: only a safety net on a very slow machine (when it fires the answer is cut short)."""
 DEFAULT_ANSWER_LIMIT = Limit(time=ANSWER_SAFETY, nodes=BEAM_WORLDS)
 """The first answer's default budget: :data:`BEAM_WORLDS` worlds per beam, :data:`ANSWER_SAFETY` seconds in all."""
-REMOVAL_BEAMS: dict[int, float] = {}
-"""Per ticket allowance, the worlds of the removal-first beams (:func:`.beam.widen`), as a share of the beam's own:
-none since the beam's hope sees what removing the last arrow opens (:func:`.beam._hope`; seed 2026's positions 20
-and 31, which needed them, come out optimal without). Given as {1: 1.0}, they cost the 1-ticket beam as many worlds
-again and found less than :data:`BEAM_SCALE` (measured on seeds 2026, 77 and 5: docs/expedition.md)."""
+REMOVAL_BEAMS = {1: 1.0}
+"""Per ticket allowance, the worlds of the removal-first beams (:func:`.beam.widen`), as a share of a node answer's:
+the 1-ticket beam gets as many again (seed 2026's two 1-ticket misses start with a removal; position 20's chain of 14
+actions still needs them). Not for 2 tickets: measured on seeds 2026 and 77, it gained 2 points in 80 positions for
+~20 % more worlds with 2 tickets."""
 BEAM_SCALE: dict[int, float] = {1: 1.5}
 """Per ticket allowance, the main beam's worlds as a multiple of a node answer's (1 when absent): the 1-ticket beam
-gets 1.5 times :data:`BEAM_WORLDS`. More for the 2-ticket beam found almost nothing (its misses need 3-10 times
-more): docs/expedition.md, helper hE."""
+gets 1.5 times :data:`BEAM_WORLDS` (seed 5's positions 20 and 27 need it). More for the 2-ticket beam found almost
+nothing on seeds 2026, 77 and 5 (its misses need 3 to 10 times more): docs/expedition.md, helper hE."""
 ALTERNATIVE_SPAN = 4
 """Alternatives are searched down to this many points below the best (deeper ones are not worth showing)."""
 
@@ -125,7 +125,7 @@ def best_moves(position: Position, *, tickets: int = TICKETS_PER_TURN, alternati
     the rest of ``limit`` (counted from the start, time or nodes) in stages of j = 0..``tickets`` over one memo
     (:func:`_prove`), and its move, when the last stage finishes, is proven and replaces the beams'. A node
     ``answer`` gives each beam that many worlds, whatever ``tickets`` is (the 1-ticket beam :data:`BEAM_SCALE`
-    times as many), so a larger ``tickets`` never answers fewer points (the default,
+    times as many, and as many again for its removal-first beams, :data:`REMOVAL_BEAMS`), so a larger ``tickets`` never answers fewer points (the default,
     :data:`DEFAULT_ANSWER_LIMIT`); its time, if any, is then only a safety net over all the beams (``cut_short``
     when it fires). A time-only ``answer`` is shared out: beam j may run until
     (j + 1) / (tickets + 1) of it. A node ``limit`` gives the stages that many in all; with node budgets for both,
