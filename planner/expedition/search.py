@@ -124,10 +124,10 @@ def best_moves(position: Position, *, tickets: int = TICKETS_PER_TURN, alternati
     with fewer tickets is a move with more: the answer is the best over them); the exhaustive search then runs for
     the rest of ``limit`` (counted from the start, time or nodes) in stages of j = 0..``tickets`` over one memo
     (:func:`_prove`), and its move, when the last stage finishes, is proven and replaces the beams'. A node
-    ``answer`` gives each beam that many worlds, whatever ``tickets`` is (the 1-ticket beam :data:`BEAM_SCALE`
-    times as many, and as many again for its removal-first beams, :data:`REMOVAL_BEAMS`), so a larger ``tickets`` never answers fewer points (the default,
-    :data:`DEFAULT_ANSWER_LIMIT`); its time, if any, is then only a safety net over all the beams (``cut_short``
-    when it fires). A time-only ``answer`` is shared out: beam j may run until
+    ``answer`` gives each beam that many worlds times its :data:`BEAM_SCALE`, whatever ``tickets`` is (the 1-ticket
+    beam 1.5 times, and :data:`REMOVAL_BEAMS` times as many for its removal-first beams), so a larger ``tickets``
+    never answers fewer points (the default, :data:`DEFAULT_ANSWER_LIMIT`); its time, if any, is then only a safety
+    net over all the beams (``cut_short`` when it fires). A time-only ``answer`` is shared out: beam j may run until
     (j + 1) / (tickets + 1) of it. A node ``limit`` gives the stages that many in all; with node budgets for both,
     the beams and stages for j < ``tickets`` expand the same worlds as in the call with ``tickets - 1``, so it never
     reports fewer points.
