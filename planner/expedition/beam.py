@@ -66,7 +66,7 @@ def _rank(search: Search, world: World, gain: Gain, cache: dict[int, tuple[int, 
     """The beam's order (higher first): see the module's docstring."""
     credit = (0 if world.mandatory else 1) + world.blue + (1 if world.restart >= 0 else 0) + \
         min(world.tickets, world.allowance)
-    hope = _hope(search, world, min(credit, HOPE_REACH), cache) if credit else 0
+    hope = _hope(search, world, credit, cache) if credit else 0
     return (gain[0] + hope, gain[1], credit, gain[0], gain[2], gain[3])
 
 
@@ -74,30 +74,46 @@ HOPE_REACH = 3
 """How many arrows ahead :func:`_hope` looks: a turn's credit rarely exceeds it."""
 
 
-def _hope(search: Search, world: World, reach: int, cache: dict[int, tuple[int, ...]]) -> int:
-    """The most my points could grow by arriving at one green that a colour could reach within ``reach`` arrows on
-    the map (blue squares are free: they give their arrow back; links already used are not excluded): a cheap,
-    optimistic guess, only for ranking. On masks: a green is worth 4 (my card and my token), 2 (my card, or a
-    token recovered) and 1 more as a common objective, as :meth:`Search.arrive` counts it."""
+def _hope(search: Search, world: World, credit: int, cache: dict[int, tuple[int, ...]]) -> int:
+    """The most my points could grow by arriving at one green that a colour could reach within ``credit`` arrows
+    (at most :data:`HOPE_REACH`) on the map (blue squares are free: they give their arrow back; links already used
+    are not excluded): a cheap, optimistic guess, only for ranking. On masks: a green is worth 4 (my card and my
+    token), 2 (my card, or a token recovered) and 1 more as a common objective, as :meth:`Search.arrive` counts it.
+
+    With a ticket to spend, a colour may also first remove its last arrow: its head goes back to that arrow's start
+    (a blue one gives its arrow back) or, for an arrow that started a leg, the colour restarts from any spot it
+    visited (one arrow more), within the credit less the ticket. Why: a removal's gain often comes a chain later
+    (seed 77 positions 6 and 12, seed 5 position 7, 2 tickets: the world before the removal ranked below the
+    cut)."""
+    reach = min(credit, HOPE_REACH)
     hand, tokens, common = world.hand, world.tokens, world.common
     four = hand & tokens
     two = hand & ~tokens | (tokens & ~hand if search.rules.orphans_recover else 0)
+    removal = world.restart < 0 and min(world.tickets, world.allowance) > 0
+    blue = search.blue
     best = 0
-    for _, visited, _, head, left in world.colours:
-        if left <= 0:
-            continue
-        near = _greens_within(visited, head, cache)[reach]
-        if near & four:
-            worth = 5 if near & four & common else 4
-        elif near & two:
-            worth = 3 if near & two & common else 2
-        elif near & common:
-            worth = 1
-        else:
-            continue
-        if worth > best:
-            best = worth
+    for arrows, visited, _, head, left in world.colours:
+        if left > 0:
+            worth = _worth(_greens_within(visited, head, cache)[reach], four, two, common)
+            if worth > best:
+                best = worth
+        if removal and head >= 0 and arrows:
+            frm, _, _, leg_start = arrows[-1]
+            back = min(credit - 1 + blue[frm] + leg_start, HOPE_REACH)
+            if back > 0:
+                worth = _worth(_greens_within(visited, -1 if leg_start else frm, cache)[back], four, two, common)
+                if worth > best:
+                    best = worth
     return best
+
+
+def _worth(near: int, four: int, two: int, common: int) -> int:
+    """What arriving at the best green of ``near`` adds at most (see :func:`_hope`)."""
+    if near & four:
+        return 5 if near & four & common else 4
+    if near & two:
+        return 3 if near & two & common else 2
+    return 1 if near & common else 0
 
 
 def _greens_within(visited: int, head: int, cache: dict[int, tuple[int, ...]]) -> tuple[int, ...]:

@@ -40,9 +40,14 @@ ANSWER_SAFETY = 10 * ANSWER_SECONDS
 DEFAULT_ANSWER_LIMIT = Limit(time=ANSWER_SAFETY, nodes=BEAM_WORLDS)
 """The first answer's default budget: :data:`BEAM_WORLDS` worlds per beam, :data:`ANSWER_SAFETY` seconds in all."""
 REMOVAL_BEAMS = {1: 1.0}
-"""Per ticket allowance, the worlds of the removal-first beams (:func:`.beam.widen`), as a share of the beam's own:
-the 1-ticket beam gets as many again (seed 2026's two 1-ticket misses start with a removal). Not for 2 tickets:
-measured on seeds 2026 and 77, it gained 2 points in 80 positions for ~20 % more worlds with 2 tickets."""
+"""Per ticket allowance, the worlds of the removal-first beams (:func:`.beam.widen`), as a share of a node answer's:
+the 1-ticket beam gets as many again (seed 2026's two 1-ticket misses start with a removal; position 20's chain of 14
+actions still needs them). Not for 2 tickets: measured on seeds 2026 and 77, it gained 2 points in 80 positions for
+~20 % more worlds with 2 tickets."""
+BEAM_SCALE: dict[int, float] = {1: 1.5}
+"""Per ticket allowance, the main beam's worlds as a multiple of a node answer's (1 when absent): the 1-ticket beam
+gets 1.5 times :data:`BEAM_WORLDS` (seed 5's positions 20 and 27 need it). More for the 2-ticket beam found almost
+nothing on seeds 2026, 77 and 5 (its misses need 3 to 10 times more): docs/expedition.md, helper hE."""
 ALTERNATIVE_SPAN = 4
 """Alternatives are searched down to this many points below the best (deeper ones are not worth showing)."""
 
@@ -119,10 +124,10 @@ def best_moves(position: Position, *, tickets: int = TICKETS_PER_TURN, alternati
     with fewer tickets is a move with more: the answer is the best over them); the exhaustive search then runs for
     the rest of ``limit`` (counted from the start, time or nodes) in stages of j = 0..``tickets`` over one memo
     (:func:`_prove`), and its move, when the last stage finishes, is proven and replaces the beams'. A node
-    ``answer`` gives each beam that many worlds, whatever ``tickets`` is (the 1-ticket beam as many again for its
-    removal-first beams, :data:`REMOVAL_BEAMS`), so a larger ``tickets`` never answers fewer points (the default,
-    :data:`DEFAULT_ANSWER_LIMIT`); its time, if any, is then only a safety net over all the beams (``cut_short``
-    when it fires). A time-only ``answer`` is shared out: beam j may run until
+    ``answer`` gives each beam that many worlds times its :data:`BEAM_SCALE`, whatever ``tickets`` is (the 1-ticket
+    beam 1.5 times, and :data:`REMOVAL_BEAMS` times as many for its removal-first beams), so a larger ``tickets``
+    never answers fewer points (the default, :data:`DEFAULT_ANSWER_LIMIT`); its time, if any, is then only a safety
+    net over all the beams (``cut_short`` when it fires). A time-only ``answer`` is shared out: beam j may run until
     (j + 1) / (tickets + 1) of it. A node ``limit`` gives the stages that many in all; with node budgets for both,
     the beams and stages for j < ``tickets`` expand the same worlds as in the call with ``tickets - 1``, so it never
     reports fewer points.
@@ -136,8 +141,9 @@ def best_moves(position: Position, *, tickets: int = TICKETS_PER_TURN, alternati
     clock = Budget(limit, stop)
     quick, searched, proven, cut_short, exact = Beam(), 0, False, False, set()
     for spend in range(tickets + 1):
-        share = answer if answer.time is None or answer.nodes is not None else Limit(
-            time=answer.time * (spend + 1) / (tickets + 1))
+        share = Limit(time=answer.time, nodes=int(answer.nodes * BEAM_SCALE.get(spend, 1.0))) \
+            if answer.nodes is not None else Limit(time=answer.time * (spend + 1) / (tickets + 1)) \
+            if answer.time is not None else answer
         beam = Search(position.rules, spend, Budget(share, stop, started=clock.started))
         root = beam.root(position)
         found = widen(beam, root, beam.budget, removals=_removal_worlds(answer, spend))

@@ -314,18 +314,66 @@ class Search:
         An arrow after which the turn must end with nothing gained is left out when ``drop_dead`` (an optional role
         where the turn could end instead: ending is as good with fewer arrows), else only the least helpful to
         opponents of them is kept (pruning 2: they all end the turn with the same points, arrows and tickets).
+
+        Each arrow's world is built at once, as :meth:`place` and :meth:`arrive` would build it (one ``World`` per
+        arrow, not three: this loop is most of the search's time).
         """
         dead: tuple[int, str, Fast, World] | None = None
-        visited = base.colours[colour][1]
+        colours = base.colours
+        arrows, visited, used, head, left = colours[colour]
+        others_left = any(c[4] > 0 for i, c in enumerate(colours) if i != colour)
+        base_blue_left = left > 0 or others_left  # arrive's test on ``base`` (gives_nothing)
+        after_blue_left = left > 1 or others_left  # arrive's test after the arrow
+        leg_start = restart or head < 0
+        keep = base.allowance if self.canonical else ARROWS
+        prefix = (arrows[len(arrows) + 1 - keep:] if len(arrows) >= keep else arrows) if keep else None
+        hand0, tokens0, common0, held0, orphans0 = base.hand, base.tokens, base.common, base.held, base.orphans
+        tickets0, allowance, mandatory, restart0, blue0 = (base.tickets, base.allowance, base.mandatory,
+                                                           base.restart, base.blue)
+        red_tickets = tickets0 + 1 if not self.canonical or tickets0 < allowance else tickets0
+        recover = self.rules.orphans_recover
+        is_blue, is_red, is_green, links_of = self.blue, self.red, self.green, self.links_of
         for frm, to, link in options:
             action = (0, colour, frm, to, ticket)
-            nothing = not visited >> to & 1 and self.gives_nothing(base, to)
-            after, mine, theirs = self.place(base, colour, frm, to, link, restart=restart)
+            bit = 1 << to
+            loop = bool(visited & bit)
+            new_used = used | 1 << link
+            kept = (*prefix, (frm, to, link, leg_start)) if prefix is not None else ()
+            entry: Colour = (kept, visited | bit, new_used, -1 if loop else to, left - 1)
+            new = (entry, colours[1], colours[2]) if colour == 0 else (colours[0], entry, colours[2]) \
+                if colour == 1 else (colours[0], colours[1], entry)
+            hand, tokens, common, held, orphans = hand0, tokens0, common0, held0, orphans0
+            tickets, blue = tickets0, blue0
+            mine = theirs = 0
+            if is_blue[to]:
+                nothing = not loop and not base_blue_left
+                if after_blue_left:
+                    blue += 1
+            elif is_red[to]:
+                nothing = not loop and not tickets0 < allowance
+                tickets = red_tickets
+            else:
+                nothing = not loop and not (hand0 & bit or common0 & bit or (tokens0 & bit and recover))
+                if is_green[to]:
+                    if hand & bit:  # my card, doubled by my token
+                        mine, hand, tokens = (4 if tokens & bit else 2), hand & ~bit, tokens & ~bit
+                    elif tokens & bit and recover:
+                        mine, tokens = 2, tokens & ~bit
+                    if common & bit:
+                        mine, common = mine + 1, common & ~bit
+                    if held & bit:  # an opponent's token on a card in their hand
+                        theirs, held = 4, held & ~bit
+                    elif orphans & bit and recover:
+                        theirs, orphans = 2, orphans & ~bit
+            pending = restart0
+            if loop and left > 1 and any(links_of[spot] & ~new_used for spot in bits(visited)):
+                pending = colour  # :meth:`after_loop`
+            after = World(new, hand, tokens, common, held, orphans, tickets, allowance, mandatory, pending, blue)
             if nothing and self.must_end(after):
                 if drop_dead:
                     continue
-                if dead is None or (theirs, self.text(action)) < dead[:2]:
-                    dead = (theirs, self.text(action), action, after)
+                if dead is None or (theirs, text_of(action)) < dead[:2]:
+                    dead = (theirs, text_of(action), action, after)
                 continue
             # only a spent ticket lowers the allowance under the other colours' arrows; else already canonical
             yield action, self.trim(after) if ticket else after, mine, theirs

@@ -294,7 +294,7 @@ def test_the_one_ticket_answer_keeps_a_chain_that_spends_its_ticket_late() -> No
 def test_the_one_ticket_answer_finds_a_chain_that_first_removes_an_arrow(index: int) -> None:
     # Seed 2026, positions 20 and 31: the best 1-ticket moves (+8 each, found by the exhaustive search here, 185,000
     # and 118,000 worlds) spend the ticket at once on a removal, and what it buys comes 5 to 12 actions later, after
-    # blue squares and restarts elsewhere; the main beam's layers keep worlds that scored sooner (the answers were +5
+    # blue squares and restarts elsewhere; the main beam's layers kept worlds that scored sooner (the answers were +5
     # and +4 before), the removal-first beams keep these chains.
     position = _benchmark_position(2026, index)
     exhaustive = Search(position.rules, 1, Budget(Limit(nodes=2_000_000)))
@@ -303,4 +303,23 @@ def test_the_one_ticket_answer_finds_a_chain_that_first_removes_an_arrow(index: 
     found = best_moves(position, tickets=1, answer=Limit(nodes=BEAM_WORLDS), limit=NO_PROOF)
     assert not found.proven
     assert found.best.value == optimum.gain
+    _replays(position, found.best)
+
+
+# -- issue 24, helper hE: the hope sees what a removal opens (seed 5, picked before looking) ------------------------
+@pytest.mark.slow
+@pytest.mark.parametrize(("index", "tickets"), [(7, 2), (20, 1), (27, 1)])
+def test_the_answer_keeps_a_chain_whose_removal_pays_later(index: int, tickets: int) -> None:
+    # Seed 5: position 7's best 2-ticket move (+6) removes yellow's last arrow (a restart arrow) as its 4th action so
+    # that yellow restarts towards the Great Wall; positions 20 and 27's best 1-ticket moves (+6 each) spend the
+    # ticket early in a 9- to 12-action chain. The worlds before the removal looked no better than their siblings
+    # to the beam (the answers were +4, +4 and +5). The optima come from the exhaustive search here (4,000 to 8,000
+    # worlds), not from the answer's code.
+    position = _benchmark_position(5, index)
+    exhaustive = Search(position.rules, tickets, Budget(Limit(nodes=2_000_000)))
+    optimum = exhaustive.solve(exhaustive.root(position))
+    assert not exhaustive.stopped and optimum is not None
+    found = best_moves(position, tickets=tickets, answer=Limit(nodes=BEAM_WORLDS), limit=NO_PROOF)
+    assert not found.proven
+    assert found.best.points == optimum.gain[0]
     _replays(position, found.best)
