@@ -58,9 +58,9 @@ def move_limit_options(func: Callable[..., Any]) -> Callable[..., Any]:
     return limit_options(default=MOVE_SECONDS,
                          time_help="Search this long in all: an answer first, then the proof that it is the best.",
                          nodes_help="Budget in worlds searched instead of seconds: N for each beam (one per "
-                                    "ticket count up to --tickets, and N more with 1 ticket for the beams that "
-                                    "start by removing an arrow) and N for the proof in all (the same answer on "
-                                    "every machine).")(func)
+                                    "ticket count up to --tickets; with 1 ticket, 1.5 N and N more for the beams "
+                                    "that start by removing an arrow) and N for the proof in all (the same answer "
+                                    "on every machine).")(func)
 
 
 def handle_errors(func: Callable[..., Any]) -> Callable[..., Any]:
