@@ -17,7 +17,6 @@ a fork server that loads the work's module once, before it forks the workers. Wo
 from __future__ import annotations
 
 import itertools
-import math
 import signal
 import sys
 import threading
@@ -217,9 +216,10 @@ def ordered_map(fn: Callable[[T, StopLike | None], R], items: Iterable[T], *, jo
         with taken.get_lock():
             taken.value = len(chunks)
         started = [worker for worker in workers if worker.pid is not None]
-        if finished or not reading:
-            # keep the queue flowing: a worker ends only once what it sent has left it
-            deadline = math.inf if finished else time.monotonic() + STOP_WAIT
+        if not finished and not reading:
+            # keep the queue flowing: a worker ends only once what it sent has left it (when all chunks arrived,
+            # nothing is left to send: a wait for a message here would only wait out its timeout)
+            deadline = time.monotonic() + STOP_WAIT
             while any(worker.is_alive() for worker in started) and time.monotonic() < deadline:
                 receive(POLL)
         for worker in started:
