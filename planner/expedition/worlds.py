@@ -354,7 +354,7 @@ class Search:
                 tickets = red_tickets
             else:
                 nothing = not loop and not (hand0 & bit or common0 & bit or (tokens0 & bit and recover))
-                if is_green[to]:
+                if is_green[to]:  # :meth:`arrive`'s scoring, inline here: one call less for each arrow's world
                     if hand & bit:  # my card, doubled by my token
                         mine, hand, tokens = (4 if tokens & bit else 2), hand & ~bit, tokens & ~bit
                     elif tokens & bit and recover:

@@ -49,12 +49,8 @@ def test_one_and_two_workers_answer_alike_in_order(folder: Path) -> None:
     assert [d["source"] for d in one if "error" in d] == [str(folder / "03-broken.toml")]
 
 
-def test_workers_started_after_the_probe_keep_the_order(folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    one = _answers(folder, "--jobs", "1")
-    monkeypatch.setattr(route_command, "PROBE", 0.0)  # two positions solved here, then the workers take the rest
-    # positions at the floor cost never pay for workers: this batch probes first
-    monkeypatch.setattr("planner.common.processes.workers_for", lambda costs, **kwargs: 2 if sum(costs) else 1)
-    monkeypatch.setattr(route_command, "FLOOR", 0.0)
+def _spy_on_ordered_map(monkeypatch: pytest.MonkeyPatch) -> list[tuple[int, int]]:
+    """Each batch shared out by ``ordered_map``, as (items, processes), in the list returned."""
     shared: list[tuple[int, int]] = []
     real = processes.ordered_map
 
@@ -64,6 +60,16 @@ def test_workers_started_after_the_probe_keep_the_order(folder: Path, monkeypatc
         return real(fn, items, jobs=jobs, stop=stop)
 
     monkeypatch.setattr(processes, "ordered_map", spy)
+    return shared
+
+
+def test_workers_started_after_the_probe_keep_the_order(folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    one = _answers(folder, "--jobs", "1")
+    monkeypatch.setattr(route_command, "PROBE", 0.0)  # two positions solved here, then the workers take the rest
+    # positions at the floor cost never pay for workers: this batch probes first
+    monkeypatch.setattr("planner.common.processes.workers_for", lambda costs, **kwargs: 2 if sum(costs) else 1)
+    monkeypatch.setattr(route_command, "FLOOR", 0.0)
+    shared = _spy_on_ordered_map(monkeypatch)
     assert _answers(folder) == one
     assert shared == [(6, 2)]  # 8 files: the first (it warms up) and one more solved here, 6 by two workers
 
@@ -104,15 +110,7 @@ def test_a_batch_worth_workers_at_any_cost_starts_them_before_its_first_position
     one = _answers(folder, "--jobs", "1")
     monkeypatch.setattr(route_command, "FLOOR", 1.0)  # as if each position took a second at the least
     monkeypatch.setattr(processes, "idle_cores", lambda: 2)
-    shared: list[tuple[int, int]] = []
-    real = processes.ordered_map
-
-    def spy(fn: Any, items: Any, *, jobs: int, stop: Any = None) -> Any:
-        items = list(items)
-        shared.append((len(items), jobs))
-        return real(fn, items, jobs=jobs, stop=stop)
-
-    monkeypatch.setattr(processes, "ordered_map", spy)
+    shared = _spy_on_ordered_map(monkeypatch)
     monkeypatch.setattr(route_command, "time", None)  # no probe: nothing is timed
     assert _answers(folder) == one
     assert shared == [(8, 2)]  # all 8 files shared from the start
