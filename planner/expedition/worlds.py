@@ -155,19 +155,8 @@ class Search:
                           w.mandatory, w.restart, w.blue), 0, 0
         if not self.green[spot]:
             return world, 0, 0
-        mine = theirs = 0
-        hand, tokens, common, held, orphans = world.hand, world.tokens, world.common, world.held, world.orphans
-        recover = self.rules.orphans_recover
-        if hand & bit:  # my card, doubled by my token
-            mine, hand, tokens = (4 if tokens & bit else 2), hand & ~bit, tokens & ~bit
-        elif tokens & bit and recover:
-            mine, tokens = 2, tokens & ~bit
-        if common & bit:
-            mine, common = mine + 1, common & ~bit
-        if held & bit:  # an opponent's token on a card in their hand
-            theirs, held = 4, held & ~bit
-        elif orphans & bit and recover:
-            theirs, orphans = 2, orphans & ~bit
+        mine, theirs, hand, tokens, common, held, orphans = collect(
+            bit, world.hand, world.tokens, world.common, world.held, world.orphans, self.rules.orphans_recover)
         if not (mine or theirs):
             return world, 0, 0
         w = world
@@ -354,17 +343,9 @@ class Search:
                 tickets = red_tickets
             else:
                 nothing = not loop and not (hand0 & bit or common0 & bit or (tokens0 & bit and recover))
-                if is_green[to]:  # :meth:`arrive`'s scoring, inline here: one call less for each arrow's world
-                    if hand & bit:  # my card, doubled by my token
-                        mine, hand, tokens = (4 if tokens & bit else 2), hand & ~bit, tokens & ~bit
-                    elif tokens & bit and recover:
-                        mine, tokens = 2, tokens & ~bit
-                    if common & bit:
-                        mine, common = mine + 1, common & ~bit
-                    if held & bit:  # an opponent's token on a card in their hand
-                        theirs, held = 4, held & ~bit
-                    elif orphans & bit and recover:
-                        theirs, orphans = 2, orphans & ~bit
+                if is_green[to]:
+                    mine, theirs, hand, tokens, common, held, orphans = collect(
+                        bit, hand, tokens, common, held, orphans, recover)
             pending = restart0
             if loop and left > 1 and any(links_of[spot] & ~new_used for spot in bits(visited)):
                 pending = colour  # :meth:`after_loop`
@@ -416,6 +397,25 @@ class Search:
         if not self.stopped:
             self.memo[world] = (best, floor)
         return best
+
+
+def collect(bit: int, hand: int, tokens: int, common: int, held: int, orphans: int,
+            recover: bool) -> tuple[int, int, int, int, int, int, int]:
+    """Arriving at the green ``bit``: my points, opponents' points, and the hand, tokens, common objectives, held
+    and orphaned tokens after it (masks; ``recover``: :attr:`Rules.orphans_recover`). Shared by :meth:`Search.arrive`
+    and the arrows' loop of :meth:`Search._placed`."""
+    mine = theirs = 0
+    if hand & bit:  # my card, doubled by my token
+        mine, hand, tokens = (4 if tokens & bit else 2), hand & ~bit, tokens & ~bit
+    elif tokens & bit and recover:
+        mine, tokens = 2, tokens & ~bit
+    if common & bit:
+        mine, common = mine + 1, common & ~bit
+    if held & bit:  # an opponent's token on a card in their hand
+        theirs, held = 4, held & ~bit
+    elif orphans & bit and recover:
+        theirs, orphans = 2, orphans & ~bit
+    return mine, theirs, hand, tokens, common, held, orphans
 
 
 def wins(a: Result, b: Result | None) -> bool:
