@@ -14,7 +14,7 @@ import logging
 import math
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from planner.common.limits import Budget, Limit, StopLike
@@ -74,14 +74,20 @@ class _Search:
         if self.pool is None:
             return 0
         cuts, self.pooled = self.pool.since(self.pooled)
-        taken = self.taken
-        start = self.rm.net.start
+        taken = self._add_cuts(cuts)
+        self.taken += taken
+        return taken
+
+    def _add_cuts(self, cuts: Iterable[frozenset[str]]) -> int:
+        """Add the cuts of these town sets that are not in yet and hold no start (such a set is no cut; a pool may
+        hold one): how many. A round's own strays always pass, as its solution kept every cut already in."""
+        start, added = self.rm.net.start, 0
         for towns in cuts:
-            if towns not in self.cut and start not in towns:  # a set with the start is no cut of this position
+            if towns not in self.cut and start not in towns:
                 self.cut.add(towns)
                 self.rm.add_cut(towns)
-                self.taken += 1
-        return self.taken - taken
+                added += 1
+        return added
 
     # -- solve ---------------------------------------------------------------------------------------------------
     def _run(self, *, time_limit: float | None, hint: dict[int, int] | None,
@@ -112,9 +118,7 @@ class _Search:
             strays = self.rm.strays(solver)
             if not strays:
                 break
-            for towns in strays:
-                self.rm.add_cut(towns)
-            self.cut.update(strays)
+            self._add_cuts(strays)
             if self.pool is not None:
                 self.pool.publish(strays)
                 self._take_pooled()
