@@ -9,23 +9,28 @@ interpreter reading its program from stdin, whose ``__main__`` a new process can
 Workers cost something to start, so :func:`workers_for` decides whether a batch is worth them at all: a worker is
 added only when the work it takes over outweighs its start. This process works beside its workers (it takes the
 chunks none of them has started), so ``jobs`` processes keep ``jobs`` cores busy. Starting is made cheap where it
-is safe: a ``fork`` of this process (its modules already loaded, a few milliseconds a worker) while this process
-runs no other thread and has not loaded OR-Tools (a fork of a process that has can inherit a held lock); otherwise
-a fork server that loads the work's module once, before it forks the workers. Workers leave Ctrl-C to the parent.
+is safe: a ``fork`` of this process (its modules already loaded, about a millisecond a worker) talking through
+plain pipes, while this process runs no other thread and has not loaded OR-Tools (a fork of a process that has can
+inherit a held lock); otherwise a fork server (through multiprocessing) that loads the work's module once, before
+it forks the workers. Workers leave Ctrl-C to the parent.
 """
 
 from __future__ import annotations
 
 import itertools
+import os
 import signal
 import sys
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from planner.common.limits import StopLike
 from planner.common.threads import POLL
+
+if TYPE_CHECKING:
+    from planner.common.forks import Forked
 
 _in_worker = False
 """Set in a worker process: its own :func:`ordered_map` calls work there, not in workers of their own."""
@@ -35,8 +40,10 @@ R = TypeVar("R")
 
 __all__ = ["FORK_START", "SERVER_START", "chunk_sizes", "idle_cores", "ordered_map", "start_seconds", "workers_for"]
 
-FORK_START = 0.02
-"""Seconds to start one forked worker and hand it its first item (measured: 5-15 ms on an idle machine)."""
+FORK_START = 0.004
+"""Seconds to start one forked worker and hand it its first item (measured: 0.4-1.5 ms from the fork to the
+worker's first item, 1.6-2.6 ms for a whole map of two items, on an idle machine; through multiprocessing it
+was 9-12 ms, most of it importing multiprocessing)."""
 
 SERVER_START = 0.5
 """Seconds before workers from a fork server answer: the server starts Python and loads the planner first."""
@@ -49,6 +56,10 @@ chunk while the others wait (guided scheduling)."""
 
 MAX_CHUNK = 32
 """The most items in one chunk: the first answers are not held back for long."""
+
+MAX_CHUNKS = 2048
+"""The most chunks :func:`chunk_sizes` cuts a batch into: the numbers of all of them fit at once in the pipe that
+hands them to forked workers (:data:`planner.common.forks.TOKEN_BYTES`)."""
 
 STOP_WAIT = 5.0
 """Seconds the workers get to finish their chunks after the caller stopped early (they see its stop), before they
@@ -97,10 +108,8 @@ def idle_cores() -> int:
 def _can_fork() -> bool:
     """Whether a fork of this process is safe: POSIX fork, no other thread running, OR-Tools not loaded, and not
     itself a worker (whose cores its parent has already shared out)."""
-    import multiprocessing
-
-    return (not _in_worker and "fork" in multiprocessing.get_all_start_methods()
-            and threading.active_count() == 1 and "ortools" not in sys.modules)
+    return (not _in_worker and hasattr(os, "fork") and threading.active_count() == 1
+            and "ortools" not in sys.modules)
 
 
 def start_seconds() -> float:
@@ -110,26 +119,21 @@ def start_seconds() -> float:
 
 def chunk_sizes(items: int, workers: int) -> list[int]:
     """How ``items`` travel to ``workers``: the sizes of the chunks in turn (see :data:`CHUNKS_PER_WORKER`,
-    :data:`MAX_CHUNK`)."""
+    :data:`MAX_CHUNK`), at most :data:`MAX_CHUNKS` of them."""
+    least = -(-items // MAX_CHUNKS)  # every chunk but the last at least this: no more than MAX_CHUNKS
     sizes = []
     left = items
     while left:
-        size = max(1, min(MAX_CHUNK, left // (workers * CHUNKS_PER_WORKER)))
+        size = min(left, max(least, min(MAX_CHUNK, left // (workers * CHUNKS_PER_WORKER))))
         sizes.append(size)
         left -= size
     return sizes
 
 
 def _context(fn: Callable[..., Any]) -> Any:
-    """A fork when safe (after flushing this process's output, which a child would write again), else a fork
-    server that has loaded ``fn``'s module, else spawn."""
+    """Where a fork is not safe: a fork server that has loaded ``fn``'s module, else spawn."""
     import multiprocessing
 
-    if _can_fork():
-        for stream in (sys.stdout, sys.stderr):
-            if stream is not None:
-                stream.flush()
-        return multiprocessing.get_context("fork")
     if "forkserver" in multiprocessing.get_all_start_methods():
         context = multiprocessing.get_context("forkserver")
         context.set_forkserver_preload([fn.__module__])
@@ -141,92 +145,133 @@ def ordered_map(fn: Callable[[T, StopLike | None], R], items: Iterable[T], *, jo
                 stop: StopLike | None = None) -> Iterator[R]:
     """``fn(item, stop)`` for each item, in order, computed by ``jobs`` processes: this one and ``jobs - 1``
     workers (all here when ``jobs`` is 1 or there is one item). ``fn`` must be a module-level function and the
-    items picklable; ``stop`` (another thread's) reaches the workers as the ``stop`` they are given. An exception
-    of ``fn`` is raised in its item's turn, after the results before it.
+    items and results picklable (a forked worker's results that are not raise a RuntimeError in their turn);
+    ``stop`` (another thread's) reaches the workers as the ``stop`` they are given. An exception of ``fn`` is
+    raised in its item's turn, after the results before it.
 
-    The items are cut into chunks (:func:`chunk_sizes`) that every process, this one included, takes in turn from
-    a shared counter as soon as it is free: nobody waits for a chunk held for it in advance, and every process
-    ends on the smallest chunks. A chunk's results come back together. Should the workers die, what they did not
-    deliver is computed here.
+    The items are cut into chunks (:func:`chunk_sizes`) that every process, this one included, takes in turn as
+    soon as it is free: nobody waits for a chunk held for it in advance, and every process ends on the smallest
+    chunks. A chunk's results come back together. Should the workers die, what they did not deliver is computed
+    here. Forked workers talk through plain pipes (:mod:`planner.common.forks`); others through multiprocessing.
     """
     todo = list(items)
     if jobs <= 1 or len(todo) <= 1 or _in_worker:  # a worker's own work is not shared out again
         for item in todo:
             yield fn(item, stop)
         return
-    import queue  # a batch's cost only: a single solve never loads these
-
-    context = _context(fn)
     processes = min(jobs, len(todo))
     starts = list(itertools.accumulate(chunk_sizes(len(todo), processes), initial=0))
     chunks = [todo[a:b] for a, b in itertools.pairwise(starts)]
-    shared = context.Event()
-    taken = context.Value("i", 0)
-    results = context.Queue()
-    workers = [context.Process(target=_drain, args=(fn, chunks, taken, results, shared), daemon=True)
-               for _ in range(processes - 1)]
-    arrived: dict[int, tuple[bool, Any]] = {}  # chunk -> (whether fn returned, its results or its exception)
+    crew: Forked | _Pooled
+    if _can_fork():
+        from planner.common.forks import Forked
 
-    reading = False  # set while a message is read: one broken off (Ctrl-C) leaves the queue unreadable
-
-    def receive(timeout: float | None) -> bool:
-        """One message into ``arrived`` (waiting up to ``timeout`` seconds; None: only if one is there)."""
-        nonlocal reading
-        reading = True
-        try:
-            index, ok, value = results.get(timeout=timeout) if timeout else results.get_nowait()
-        except queue.Empty:
-            return False
-        finally:
-            reading = False
-        arrived[index] = (ok, value)
-        return True
-
+        crew = Forked(fn, chunks)
+    else:
+        crew = _Pooled(fn, chunks)
+    arrived = crew.arrived
     finished = False
     try:
-        for worker in workers:
-            try:
-                worker.start()
-            except OSError:  # no more processes: the others, and this one, do the work
-                break
+        crew.start(processes - 1)
         for turn in range(len(chunks)):
             while turn not in arrived:
                 if stop is not None and stop.is_set():
-                    shared.set()
-                receive(None)
+                    crew.stop()
+                crew.receive(None)
                 if turn in arrived:
                     break
-                mine = _take(taken, len(chunks))
+                mine = crew.take()
                 if mine is not None:
                     arrived[mine] = _run(fn, chunks[mine], stop)
-                elif not any(worker.is_alive() for worker in workers):
-                    while receive(POLL):  # all the ended workers sent; what is still missing, one died with
-                        pass
-                    if turn not in arrived:
+                elif not crew.alive():
+                    crew.receive_rest()
+                    if turn not in arrived:  # what the one that died had taken
                         arrived[turn] = _run(fn, chunks[turn], stop)
                 else:
-                    receive(POLL * 5)
+                    crew.receive(POLL * 5)
             ok, value = arrived.pop(turn)
             if not ok:
                 raise value
             yield from value
         finished = True
     finally:
-        shared.set()  # stop what still runs if the caller stopped early, and hand out no more chunks
-        with taken.get_lock():
-            taken.value = len(chunks)
-        started = [worker for worker in workers if worker.pid is not None]
-        if not finished and not reading:
+        crew.close(finished)
+
+
+class _Pooled:
+    """Workers from a fork server (or spawned), through multiprocessing: a shared counter hands out the chunks, one
+    queue brings the results back, an event stops them."""
+
+    def __init__(self, fn: Callable[[T, StopLike | None], R], chunks: list[list[T]]) -> None:
+        context = _context(fn)
+        self.fn, self.chunks = fn, chunks
+        self.arrived: dict[int, tuple[bool, Any]] = {}
+        self.shared = context.Event()
+        self.taken = context.Value("i", 0)
+        self.results = context.Queue()
+        self.context = context
+        self.workers: list[Any] = []
+        self.reading = False
+
+    def start(self, workers: int) -> None:
+        """Start ``workers`` workers (fewer if the system refuses more)."""
+        for _ in range(workers):
+            worker = self.context.Process(target=_drain, args=(self.fn, self.chunks, self.taken, self.results,
+                                                                self.shared), daemon=True)
+            self.workers.append(worker)
+            try:
+                worker.start()
+            except OSError:  # no more processes: the others, and this one, do the work
+                break
+
+    def take(self) -> int | None:
+        """The next chunk nobody has taken (and take it), or None when all are."""
+        return _take(self.taken, len(self.chunks))
+
+    def alive(self) -> bool:
+        """Whether a worker still runs."""
+        return any(worker.is_alive() for worker in self.workers)
+
+    def stop(self) -> None:
+        """Set the workers' stop."""
+        self.shared.set()
+
+    def receive(self, timeout: float | None) -> bool:
+        """One message into :attr:`arrived` (waiting up to ``timeout`` seconds; None: only if one is there)."""
+        import queue
+
+        self.reading = True
+        try:
+            index, ok, value = self.results.get(timeout=timeout) if timeout else self.results.get_nowait()
+        except queue.Empty:
+            return False
+        finally:
+            self.reading = False
+        self.arrived[index] = (ok, value)
+        return True
+
+    def receive_rest(self) -> None:
+        """What the ended workers sent and is still in the queue."""
+        while self.receive(POLL):
+            pass
+
+    def close(self, finished: bool) -> None:
+        """Stop what still runs if the caller stopped early, hand out no more chunks, and end every worker."""
+        self.shared.set()
+        with self.taken.get_lock():
+            self.taken.value = len(self.chunks)
+        started = [worker for worker in self.workers if worker.pid is not None]
+        if not finished and not self.reading:
             # keep the queue flowing: a worker ends only once what it sent has left it (when all chunks arrived,
             # nothing is left to send: a wait for a message here would only wait out its timeout)
             deadline = time.monotonic() + STOP_WAIT
             while any(worker.is_alive() for worker in started) and time.monotonic() < deadline:
-                receive(POLL)
+                self.receive(POLL)
         for worker in started:
             if worker.is_alive():  # the caller stopped early: what still runs is not wanted
                 worker.terminate()
             worker.join()
-        results.close()
+        self.results.close()
 
 
 def _take(taken: Any, count: int) -> int | None:

@@ -4,13 +4,18 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import subprocess
+import sys
+import textwrap
 import threading
 import time
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
-from planner.common import processes
+from planner.common import forks, processes
 from planner.common.limits import StopLike
 from planner.common.processes import ordered_map, workers_for
 
@@ -89,6 +94,17 @@ def test_items_travel_in_chunks_that_shrink_to_single_items_at_the_end() -> None
     assert processes.chunk_sizes(0, 2) == []
 
 
+@given(st.integers(0, 200_000), st.integers(2, 256))
+def test_chunks_never_outnumber_what_the_pipe_of_their_numbers_holds(items: int, workers: int) -> None:
+    sizes = processes.chunk_sizes(items, workers)
+    assert sum(sizes) == items
+    assert len(sizes) <= processes.MAX_CHUNKS
+    assert sizes == sorted(sizes, reverse=True)
+    assert all(size <= max(processes.MAX_CHUNK, -(-items // processes.MAX_CHUNKS)) for size in sizes)
+    if items <= processes.MAX_CHUNKS and items:
+        assert sizes[-1] == 1  # a batch of usual size still ends item by item
+
+
 def test_chunked_items_keep_their_order_across_chunk_ends() -> None:
     assert processes.chunk_sizes(150, 2)[:2] == [18, 16]
     assert list(ordered_map(_square, range(150), jobs=2)) == [i * i for i in range(150)]
@@ -134,11 +150,114 @@ def test_what_dead_workers_took_is_done_here() -> None:
     assert list(ordered_map(_dies_in_a_worker, range(30), jobs=2)) == [i * 2 for i in range(30)]
 
 
+def _children() -> set[int]:
+    """This process's child processes, zombies included (Linux's /proc)."""
+    mine = str(os.getpid())
+    found = set()
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:  # ended meanwhile
+            continue
+        if fields[1] == mine:
+            found.add(int(stat.parent.name))
+    return found
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="no /proc to list the children")
 def test_a_caller_that_stops_early_leaves_no_worker_behind() -> None:
-    before = multiprocessing.active_children()
+    before = _children()
     for _ in ordered_map(_pid, range(400), jobs=2):
+        assert _children() - before  # a worker runs (forked: multiprocessing knows nothing of it)
         break
-    assert multiprocessing.active_children() == before
+    assert _children() == before
+
+
+def _fresh(program: str) -> list[str]:
+    """The words ``program`` prints, run in a fresh interpreter: there no thread runs and OR-Tools is not loaded,
+    so its workers are forks talking through pipes (a test process that loaded OR-Tools would use a fork server)."""
+    preamble = ("import os, select, sys, threading\n"
+                "from planner.common.processes import ordered_map\n"
+                "PARENT = os.getpid()\n"
+                "started_read, started_write = os.pipe()\n"
+                "def meet(item):  # this process's first item ends once a worker has begun one: no timing\n"
+                "    if os.getpid() != PARENT:\n"
+                "        os.write(started_write, b'!')\n"
+                "    elif item == 0:\n"
+                "        assert select.select([started_read], [], [], 60)[0]\n")
+    done = subprocess.run([sys.executable, "-c", preamble + textwrap.dedent(program)], capture_output=True,
+                          text=True, timeout=120, check=False)
+    assert done.returncode == 0, done.stderr
+    return done.stdout.split()
+
+
+def test_forked_workers_need_no_multiprocessing() -> None:
+    # multiprocessing's modules cost a batch 9-11 ms before its worker starts; a fork with plain pipes needs none
+    assert _fresh("""
+        def work(item, stop):
+            meet(item)
+            return item, os.getpid()
+        pids = list(ordered_map(work, range(200), jobs=2))
+        assert [item for item, _ in pids] == list(range(200))
+        print(len({pid for _, pid in pids}), 'multiprocessing' in sys.modules)
+        """) == ["2", "False"]
+
+
+def test_results_larger_than_a_pipe_arrive_whole_while_this_process_is_busy() -> None:
+    # the worker sends chunks of 32 answers of 50 kB while this process is still at its first: far more than a pipe
+    # holds, and the worker must not wait for this process to read them
+    assert _fresh("""
+        def work(item, stop):
+            meet(item)
+            return str(item) * 50_000
+        print(list(ordered_map(work, range(300), jobs=2)) == [str(i) * 50_000 for i in range(300)])
+        """) == ["True"]
+
+
+def test_a_workers_results_that_cannot_travel_raise_in_their_turn() -> None:
+    assert _fresh("""
+        def work(item, stop):
+            meet(item)
+            return item if os.getpid() == PARENT else threading.Lock()  # a lock cannot be pickled
+        try:
+            list(ordered_map(work, range(200), jobs=2))
+        except RuntimeError as error:
+            print("could not be sent back" in str(error))
+        """) == ["True"]
+
+
+def test_no_chunk_numbers_in_the_pipe_means_all_work_here() -> None:
+    # a pipe that takes none of the chunk numbers (smaller than any real system's): the workers find none
+    assert _fresh("""
+        from planner.common import forks
+        real, refused = os.write, []
+        numbers = b"".join(forks._token(index) for index in range(3))
+        def write(descriptor, data):
+            if bytes(data[:len(numbers)]) == numbers:
+                refused.append(bytes(data))
+                raise BlockingIOError
+            return real(descriptor, data)
+        os.write = write
+        pids = list(ordered_map(lambda item, stop: os.getpid(), range(20), jobs=2))
+        print(bool(refused), set(pids) == {PARENT})
+        """) == ["True", "True"]
+
+
+def test_a_pipe_stop_is_set_by_a_byte_or_by_the_writers_end() -> None:
+    for end in ("write", "close"):
+        read, write = os.pipe()
+        stop = forks._PipeStop(read)
+        assert not stop.is_set()
+        assert not stop.wait(0.01)
+        if end == "write":
+            os.write(write, b"!")
+        else:
+            os.close(write)  # the parent died: its workers stop
+        assert stop.is_set()
+        assert stop.wait()
+        os.close(read)
+        if end == "write":
+            os.close(write)
 
 
 def _shares_again(item: int, stop: StopLike | None) -> tuple[int, int]:

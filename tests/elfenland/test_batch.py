@@ -116,11 +116,12 @@ def test_a_batch_worth_workers_at_any_cost_starts_them_before_its_first_position
     assert shared == [(8, 2)]  # all 8 files shared from the start
 
 
-@pytest.mark.parametrize(("positions", "document", "workers"), [(300, True, 2), (70, True, 1), (300, False, 1)])
+@pytest.mark.parametrize(("positions", "document", "workers"),
+                         [(300, True, 2), (70, True, 2), (40, True, 1), (300, False, 1)])
 def test_only_a_large_batch_of_json_answers_is_worth_workers_at_the_floor_cost(
         monkeypatch: pytest.MonkeyPatch, positions: int, document: bool, workers: int) -> None:
-    # the benchmark's 300 JSON answers start two workers at once; 70, or 300 drawn as tables (each handed back
-    # as a position and its solution, dearer than the floor's work), probe first
+    # 70 or 300 JSON answers start two workers at once (a fork costs about 2 ms); 40, or 300 drawn as tables (each
+    # handed back as a position and its solution, dearer than the floor's work), probe first
     monkeypatch.setattr(processes, "idle_cores", lambda: 2)
     monkeypatch.setattr(processes, "start_seconds", lambda: processes.FORK_START)
     assert route_command._workers([route_command.FLOOR] * positions, document) == workers

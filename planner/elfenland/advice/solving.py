@@ -28,6 +28,11 @@ SEARCH_FIRST_NODES = 30_000
 #: Solutions kept: a plan phase's advice solves 10 to 30 positions, a draw 7; a few taps' worth stay. Not more: the
 #: collector's sweeps over a great many live objects slow every solve (see ``_board_options`` in the search).
 CACHE_SIZE = 512
+#: Seconds a shared batch of joint solves is charged for each worker when deciding whether to fork them: more than
+#: a fork's own start (``processes.FORK_START``, 4 ms), because a shared batch also takes on the ``spare`` positions.
+#: Measured with ``benchmarks/advice.py -n 100 --only draw``: charging only the fork's start made the draw advice's
+#: median 1 ms slower (10.5 against 9.5 ms, p95 and max the same).
+SHARED_START = 0.02
 
 _cache: OrderedDict[Hashable, tuple[Position, Solution]] = OrderedDict()
 _lock = threading.Lock()
@@ -113,7 +118,7 @@ def cached_joints(positions: Sequence[Position], *, solver: str, limit: Limit, s
     # Only forks of this process: a fork server's start outweighs a few solves, and a library caller's script
     # without a main guard could not start one.
     forks = start_seconds() <= FORK_START
-    jobs = workers_for([each] * len(missing), cores=idle_cores(), start=FORK_START) \
+    jobs = workers_for([each] * len(missing), cores=idle_cores(), start=SHARED_START) \
         if forks and len(missing) > 1 else 1
     if jobs > 1:
         with _lock:
