@@ -20,21 +20,23 @@ import time
 from collections.abc import Callable
 from typing import Any, NoReturn, TypeVar
 
-from planner.common import processes
 from planner.common.limits import StopLike
 from planner.common.threads import POLL
 
 T = TypeVar("T")
 R = TypeVar("R")
 
-__all__ = ["Forked"]
+__all__ = ["MAX_CHUNKS", "Forked", "run_chunk", "sendable"]
 
 TOKEN = 2
 """Bytes of one chunk number in the pipe of chunk numbers."""
 
-TOKEN_BYTES = processes.MAX_CHUNKS * TOKEN
+TOKEN_BYTES = 4096
 """The most bytes of chunk numbers: one page, what a pipe holds before anyone reads on every system, even under
 Linux's limit of a user's pipe memory."""
+
+MAX_CHUNKS = TOKEN_BYTES // TOKEN
+"""The most chunks a batch may be cut into: all their numbers fit in the pipe at once."""
 
 ATOMIC = 512
 """Bytes a pipe takes in one write or not at all (POSIX's least ``PIPE_BUF``): the numbers go in whole."""
@@ -47,8 +49,12 @@ class Forked:
     """The forked workers of one :func:`~planner.common.processes.ordered_map` and the pipes to them: started by
     :meth:`start`, ended by :meth:`close`; what they send back collects in :attr:`arrived`."""
 
-    def __init__(self, fn: Callable[[T, StopLike | None], R], chunks: list[list[T]]) -> None:
+    def __init__(self, fn: Callable[[T, StopLike | None], R], chunks: list[list[T]], *,
+                 in_child: Callable[[], None], stop_wait: float) -> None:
+        """``in_child`` runs first in each worker; ``stop_wait``: seconds the workers get to finish their chunks
+        after an early stop, before they are terminated."""
         self.fn, self.chunks = fn, chunks
+        self.in_child, self.stop_wait = in_child, stop_wait
         self.arrived: dict[int, tuple[bool, Any]] = {}  # chunk -> (whether fn returned, its results or its error)
         self.pids: list[int] = []
         self.streams: dict[int, bytearray] = {}  # a worker's pipe -> what arrived of its next message
@@ -92,7 +98,7 @@ class Forked:
                 break
             if pid == 0:
                 _forked_worker(self.fn, self.chunks, self.tokens, results_write, self.stop_read,
-                               closing=[results_read, self.stop_write, *self.streams])
+                               closing=[results_read, self.stop_write, *self.streams], in_child=self.in_child)
             os.close(results_write)
             self.pids.append(pid)
             self.streams[results_read] = bytearray()
@@ -150,13 +156,13 @@ class Forked:
 
     def close(self, finished: bool) -> None:
         """Stop what still runs (the caller stopped early), hand out no more chunks, and end every worker: given
-        :data:`processes.STOP_WAIT` seconds to finish its chunk (its pipe kept flowing), then terminated."""
+        ``stop_wait`` seconds to finish its chunk (its pipe kept flowing), then terminated."""
         self.stop()
         if self.tokens >= 0:
             while os.read(self.tokens, 1 << 16):
                 pass
         if not finished and not self.reading:
-            deadline = time.monotonic() + processes.STOP_WAIT
+            deadline = time.monotonic() + self.stop_wait
             while self.streams and time.monotonic() < deadline:
                 self.receive(POLL)
         for descriptor in self.streams:
@@ -205,14 +211,14 @@ class _PipeStop:
 
 
 def _forked_worker(fn: Callable[[T, StopLike | None], R], chunks: list[list[T]], tokens: int, results: int,
-                   stop: int, *, closing: list[int]) -> NoReturn:
+                   stop: int, *, closing: list[int], in_child: Callable[[], None]) -> NoReturn:
     """A forked worker: chunks in turn until none is left, each one's results sent back with its number, then the
     process ends (without the parent's exit handlers). Its sends never wait for the parent, which may be busy with
     a chunk of its own: what the pipe does not take is kept and sent after the next chunk, and the rest at the
     end."""
     code = 1
     try:
-        processes._in_worker = True
+        in_child()
         signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's, which passes it on as the stop
         for descriptor in closing:
             os.close(descriptor)
@@ -221,7 +227,7 @@ def _forked_worker(fn: Callable[[T, StopLike | None], R], chunks: list[list[T]],
         backlog = bytearray()
         while data := os.read(tokens, TOKEN):
             index = int.from_bytes(data, "little")
-            ok, value = processes._run(fn, chunks[index], watched)
+            ok, value = run_chunk(fn, chunks[index], watched)
             backlog += _message(index, ok, value)
             _send(results, backlog)
         os.set_blocking(results, True)
@@ -243,7 +249,7 @@ def _message(index: int, ok: bool, value: Any) -> bytes:
     import pickle
 
     try:
-        body = pickle.dumps((index, ok, value if ok else processes._sendable(value)), pickle.HIGHEST_PROTOCOL)
+        body = pickle.dumps((index, ok, value if ok else sendable(value)), pickle.HIGHEST_PROTOCOL)
     except Exception as error:  # results that cannot travel: raised in their turn, in the parent
         body = pickle.dumps((index, False, RuntimeError(f"a worker's results could not be sent back: {error}")))
     return len(body).to_bytes(LENGTH, "little") + body
@@ -257,3 +263,22 @@ def _send(descriptor: int, backlog: bytearray) -> None:
         except BlockingIOError:
             return
         del backlog[:written]
+
+
+def run_chunk(fn: Callable[[T, StopLike | None], R], chunk: list[T], stop: StopLike | None) -> tuple[bool, Any]:
+    """``fn`` over ``chunk``: (True, the results), or (False, the exception it raised, to raise in its turn)."""
+    try:
+        return True, [fn(item, stop) for item in chunk]
+    except Exception as error:  # raised in the item's turn, in the caller's process
+        return False, error
+
+
+def sendable(error: Exception) -> Exception:
+    """``error``, or where it would not come back whole through a pipe, a RuntimeError that says what it was."""
+    import pickle
+
+    try:
+        pickle.loads(pickle.dumps(error))
+    except Exception:
+        return RuntimeError(f"{type(error).__name__}: {error}")
+    return error

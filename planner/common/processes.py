@@ -24,13 +24,10 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, TypeVar
 
 from planner.common.limits import StopLike
 from planner.common.threads import POLL
-
-if TYPE_CHECKING:
-    from planner.common.forks import Forked
 
 _in_worker = False
 """Set in a worker process: its own :func:`ordered_map` calls work there, not in workers of their own."""
@@ -56,10 +53,6 @@ chunk while the others wait (guided scheduling)."""
 
 MAX_CHUNK = 32
 """The most items in one chunk: the first answers are not held back for long."""
-
-MAX_CHUNKS = 2048
-"""The most chunks :func:`chunk_sizes` cuts a batch into: the numbers of all of them fit at once in the pipe that
-hands them to forked workers (:data:`planner.common.forks.TOKEN_BYTES`)."""
 
 STOP_WAIT = 5.0
 """Seconds the workers get to finish their chunks after the caller stopped early (they see its stop), before they
@@ -105,6 +98,12 @@ def idle_cores() -> int:
     return max(1, min(mine, int(mine + 1 - load + 0.5)))
 
 
+def _become_worker() -> None:
+    """Mark this process a worker (see :data:`_in_worker`)."""
+    global _in_worker
+    _in_worker = True
+
+
 def _can_fork() -> bool:
     """Whether a fork of this process is safe: POSIX fork, no other thread running, OR-Tools not loaded, and not
     itself a worker (whose cores its parent has already shared out)."""
@@ -119,7 +118,9 @@ def start_seconds() -> float:
 
 def chunk_sizes(items: int, workers: int) -> list[int]:
     """How ``items`` travel to ``workers``: the sizes of the chunks in turn (see :data:`CHUNKS_PER_WORKER`,
-    :data:`MAX_CHUNK`), at most :data:`MAX_CHUNKS` of them."""
+    :data:`MAX_CHUNK`), at most :data:`~planner.common.forks.MAX_CHUNKS` of them (all their numbers fit in a pipe)."""
+    from planner.common.forks import MAX_CHUNKS  # loaded only when work is shared out
+
     least = -(-items // MAX_CHUNKS)  # every chunk but the last at least this: no more than MAX_CHUNKS
     sizes = []
     left = items
@@ -159,16 +160,12 @@ def ordered_map(fn: Callable[[T, StopLike | None], R], items: Iterable[T], *, jo
         for item in todo:
             yield fn(item, stop)
         return
+    from planner.common.forks import Forked, run_chunk  # loaded only when work is shared out
+
     processes = min(jobs, len(todo))
     starts = list(itertools.accumulate(chunk_sizes(len(todo), processes), initial=0))
     chunks = [todo[a:b] for a, b in itertools.pairwise(starts)]
-    crew: Forked | _Pooled
-    if _can_fork():
-        from planner.common.forks import Forked
-
-        crew = Forked(fn, chunks)
-    else:
-        crew = _Pooled(fn, chunks)
+    crew = Forked(fn, chunks, in_child=_become_worker, stop_wait=STOP_WAIT) if _can_fork() else _Pooled(fn, chunks)
     arrived = crew.arrived
     finished = False
     try:
@@ -182,11 +179,11 @@ def ordered_map(fn: Callable[[T, StopLike | None], R], items: Iterable[T], *, jo
                     break
                 mine = crew.take()
                 if mine is not None:
-                    arrived[mine] = _run(fn, chunks[mine], stop)
+                    arrived[mine] = run_chunk(fn, chunks[mine], stop)
                 elif not crew.alive():
                     crew.receive_rest()
                     if turn not in arrived:  # what the one that died had taken
-                        arrived[turn] = _run(fn, chunks[turn], stop)
+                        arrived[turn] = run_chunk(fn, chunks[turn], stop)
                 else:
                     crew.receive(POLL * 5)
             ok, value = arrived.pop(turn)
@@ -284,32 +281,15 @@ def _take(taken: Any, count: int) -> int | None:
         return int(index)
 
 
-def _run(fn: Callable[[T, StopLike | None], R], chunk: list[T], stop: StopLike | None) -> tuple[bool, Any]:
-    try:
-        return True, [fn(item, stop) for item in chunk]
-    except Exception as error:  # raised in the item's turn, in the caller's process
-        return False, error
-
-
 def _drain(fn: Callable[[T, StopLike | None], R], chunks: list[list[T]], taken: Any, results: Any,
            stop: Any) -> None:
     """A worker: chunks in turn until none is left, each one's results sent back with its number."""
-    global _in_worker
-    _in_worker = True
+    from planner.common.forks import run_chunk, sendable
+
+    _become_worker()
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's, which passes it on as ``stop``
     while (index := _take(taken, len(chunks))) is not None:
-        ok, value = _run(fn, chunks[index], stop)
+        ok, value = run_chunk(fn, chunks[index], stop)
         if not ok:
-            value = _sendable(value)
+            value = sendable(value)
         results.put((index, ok, value))
-
-
-def _sendable(error: Exception) -> Exception:
-    """``error``, or where it would not come back whole through a pipe, a RuntimeError that says what it was."""
-    import pickle
-
-    try:
-        pickle.loads(pickle.dumps(error))
-    except Exception:
-        return RuntimeError(f"{type(error).__name__}: {error}")
-    return error

@@ -98,10 +98,10 @@ def test_items_travel_in_chunks_that_shrink_to_single_items_at_the_end() -> None
 def test_chunks_never_outnumber_what_the_pipe_of_their_numbers_holds(items: int, workers: int) -> None:
     sizes = processes.chunk_sizes(items, workers)
     assert sum(sizes) == items
-    assert len(sizes) <= processes.MAX_CHUNKS
+    assert len(sizes) <= forks.MAX_CHUNKS
     assert sizes == sorted(sizes, reverse=True)
-    assert all(size <= max(processes.MAX_CHUNK, -(-items // processes.MAX_CHUNKS)) for size in sizes)
-    if items <= processes.MAX_CHUNKS and items:
+    assert all(size <= max(processes.MAX_CHUNK, -(-items // forks.MAX_CHUNKS)) for size in sizes)
+    if items <= forks.MAX_CHUNKS and items:
         assert sizes[-1] == 1  # a batch of usual size still ends item by item
 
 
