@@ -141,13 +141,10 @@ def _outcomes(jobs: list[_Job], workers: int | None, stop: threading.Event) -> I
 
 def _workers(costs: list[float], document: bool) -> int:
     """How many processes should share jobs of these estimated ``costs`` (answered as JSON documents or not)."""
-    from planner.common.processes import FORK_START, idle_cores, start_seconds, workers_for  # for a batch only
+    from planner.common.processes import idle_cores, start_seconds, workers_for  # for a batch only
 
-    handoff = HANDOFF_DOCUMENT if document else HANDOFF
-    cores = idle_cores()
-    # the cheapest start first: most small batches are settled before multiprocessing is even imported
-    workers = workers_for(costs, cores=cores, start=FORK_START, handoff=handoff)
-    return workers_for(costs, cores=cores, start=start_seconds(), handoff=handoff) if workers > 1 else 1
+    return workers_for(costs, cores=idle_cores(), start=start_seconds(),
+                       handoff=HANDOFF_DOCUMENT if document else HANDOFF)
 
 
 @click.command(cls=PositionCommand, context_settings=CONTEXT)
